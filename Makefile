@@ -1,0 +1,47 @@
+# cxlbed top-level Makefile. Each part of the tree adds itself through its
+# own fragment (*.mk) so that parts can grow without touching this file.
+#
+#   make          the CLI (./cxlbed), guest image, timing plugin, runtime
+#   make check    build, then run the TAP suite with prove
+#   make bench    benchmarks that print figures
+ifeq ($(wildcard config.mk),)
+$(error config.mk missing: run ./configure (and sudo ci/deps if it asks))
+endif
+include config.mk
+
+B := build
+CFLAGS ?= -O2 -g
+WARN := -Wall -Wextra -Wno-unused-parameter -Wshadow -Wstrict-prototypes
+BASE_CFLAGS := -std=gnu11 $(WARN) -D_GNU_SOURCE -MMD -MP
+GLIB_CFLAGS := $(shell pkg-config --cflags glib-2.0 gio-unix-2.0 json-glib-1.0)
+GLIB_LIBS := $(shell pkg-config --libs glib-2.0 gio-unix-2.0 json-glib-1.0)
+
+# Fragments append to these.
+ALL_TARGETS :=
+UNIT_TESTS :=        # TAP executables built under build/tests/
+BENCHES :=           # commands run by `make bench`
+CLEAN_FILES :=
+
+include emulator/emulator.mk
+include $(wildcard emulator/timing/timing.mk)
+include $(wildcard guest/guest.mk)
+include $(wildcard guest/runtime/runtime.mk)
+include $(wildcard workloads/workloads.mk)
+include tests/tests.mk
+
+.DEFAULT_GOAL := all
+all: $(ALL_TARGETS)
+
+# PROVE_ARGS lets a developer narrow the run: make check PROVE_ARGS=tests/unit
+TAP_DIRS ?= $(B)/tests tests/integration
+check: all $(UNIT_TESTS)
+	prove $(if $(V),-v) $(or $(PROVE_ARGS),$(TAP_DIRS))
+
+bench: all
+	@set -e; for b in $(BENCHES); do echo "== $$b"; $$b; done
+
+clean:
+	rm -rf $(B)/obj $(B)/tests $(B)/guest $(CLEAN_FILES) cxlbed
+
+.PHONY: all check bench clean
+-include $(shell find $(B) -name '*.d' 2>/dev/null)

@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: MIT */
+/* cxlbed boot TOPOLOGY [--host NAME]: a console on a booted CXL guest. */
+#include "commands.h"
+#include "runner.h"
+
+#include <stdio.h>
+
+int run_prepare(const char *path, struct scenario **scn, struct cb_topology **topo);
+
+int cmd_boot(int argc, char **argv)
+{
+	g_autofree char *host = NULL;
+	g_autofree char *out = NULL;
+	GOptionEntry entries[] = {
+		{ "host", 'H', 0, G_OPTION_ARG_STRING, &host,
+		  "which host to boot (default: the first)", "NAME" },
+		{ "out", 'o', 0, G_OPTION_ARG_FILENAME, &out,
+		  "run directory (default results/RUN_ID)", "DIR" },
+		{ NULL }
+	};
+	g_autoptr(GOptionContext) ctx = g_option_context_new("TOPOLOGY");
+	g_autoptr(GError) err = NULL;
+	g_autoptr(scenario) scn = NULL;
+	g_autoptr(cb_topology) topo = NULL;
+	struct run_opts opts = { .interactive = true };
+	int rc;
+
+	g_option_context_set_summary(ctx,
+		"Boot one host of TOPOLOGY with its serial console on this terminal.\n"
+		"cxlbed creates the topology's regions through the guest agent and\n"
+		"brings them online, then hands you a shell. `poweroff` (or Ctrl-A X)\n"
+		"ends it; QEMU never outlives the command.");
+	g_option_context_add_main_entries(ctx, entries, NULL);
+	if (!g_option_context_parse(ctx, &argc, &argv, &err)) {
+		fprintf(stderr, "cxlbed boot: %s\n", err->message);
+		return 2;
+	}
+	if (argc != 2) {
+		fprintf(stderr, "cxlbed boot: give one topology file (see --help)\n");
+		return 2;
+	}
+	rc = run_prepare(argv[1], &scn, &topo);
+	if (rc)
+		return rc;
+	if (!host)
+		host = g_strdup(((struct cb_host *)g_ptr_array_index(topo->hosts, 0))->id);
+	else if (!topology_find_host(topo, host)) {
+		fprintf(stderr, "cxlbed boot: %s has no host '%s'\n", topo->file, host);
+		return 2;
+	}
+	opts.only_host = host;
+	opts.out_dir = out;
+	runner_run(scn, topo, &opts);
+	return 0;
+}

@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The cxlbed verbs. Each lives in its own cmd_VERB.c and returns the
+ * process exit status: 0 success, 1 run failure, 2 bad input.
+ * argv[0] is the verb itself; GOption parses the rest.
+ */
+#ifndef CXLBED_COMMANDS_H
+#define CXLBED_COMMANDS_H
+
+int cmd_plan(int argc, char **argv);
+int cmd_boot(int argc, char **argv);
+int cmd_run(int argc, char **argv);
+int cmd_table(int argc, char **argv);
+int cmd_gpu(int argc, char **argv);
+
+/* Set by the top level from --verbose before the verb runs. */
+extern int cxlbed_verbose;
+
+#endif

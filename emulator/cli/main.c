@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: MIT */
+/* cxlbed: the command line. One verb per file; this only dispatches. */
+#include "commands.h"
+#include "jsonline.h"
+
+#include <glib.h>
+#include <locale.h>
+#include <stdio.h>
+#include <string.h>
+
+int cxlbed_verbose;
+/* TEMP until cmd_gpu.c lands */
+int cmd_gpu(int argc, char **argv) __attribute__((weak));
+
+struct verb {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *summary;
+};
+
+static const struct verb verbs[] = {
+	{ "plan", cmd_plan, "validate a topology and print each host's QEMU command line" },
+	{ "run", cmd_run, "boot, run a scenario, tear down, write results/RUN_ID/" },
+	{ "boot", cmd_boot, "boot one host to an interactive console, regions online" },
+	{ "gpu", cmd_gpu, "run the tiering runtime on a real GPU (GPU mode)" },
+};
+
+static void usage(FILE *out)
+{
+	fprintf(out, "usage: cxlbed [--verbose] VERB [ARGS...]\n\n"
+		"A CXL fabric testbed: topology files become QEMU CXL machines with\n"
+		"real Linux guests, their CXL memory online, and measured results.\n\nverbs:\n");
+	for (size_t i = 0; i < G_N_ELEMENTS(verbs); i++)
+		fprintf(out, "  %-6s %s\n", verbs[i].name, verbs[i].summary);
+	fprintf(out, "\n`cxlbed VERB --help` describes a verb. With no argument, "
+		"`cxlbed run` runs the default scenario\non the default topology "
+		"(one switch, four Type-3 devices). Docs: docs/.\n");
+}
+
+int main(int argc, char **argv)
+{
+	int i = 1;
+
+	setlocale(LC_ALL, "");
+
+	for (; i < argc && argv[i][0] == '-'; i++) {
+		if (!strcmp(argv[i], "--verbose") || !strcmp(argv[i], "-v")) {
+			cxlbed_verbose = 1;
+		} else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			usage(stdout);
+			return 0;
+		} else {
+			fprintf(stderr, "cxlbed: unknown option '%s'\n\n", argv[i]);
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (i >= argc) {
+		usage(stderr);
+		return 2;
+	}
+	jsonline_echo = cxlbed_verbose;
+	for (size_t v = 0; v < G_N_ELEMENTS(verbs); v++)
+		if (!strcmp(argv[i], verbs[v].name)) {
+			g_autofree char *prg = g_strdup_printf("cxlbed %s", verbs[v].name);
+
+			g_set_prgname(prg);	/* GOption's "Usage:" line */
+			return verbs[v].fn(argc - i, argv + i);
+		}
+	if (!strcmp(argv[i], "help")) {
+		usage(stdout);
+		return 0;
+	}
+	fprintf(stderr, "cxlbed: unknown verb '%s'\n\n", argv[i]);
+	usage(stderr);
+	return 2;
+}

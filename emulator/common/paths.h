@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Where cxlbed's own files are. The CLI lives at the repository root
+ * (./cxlbed), so everything is found relative to the binary; CXLBED_ROOT
+ * overrides it (tests, installed copies).
+ */
+#ifndef CXLBED_PATHS_H
+#define CXLBED_PATHS_H
+
+const char *cxlbed_root(void);
+/* Paths under the root; returned strings live as long as the process. */
+const char *cxlbed_path(const char *relative);
+
+#define CXLBED_DEFAULT_TOPOLOGY "topologies/default.topo"
+#define CXLBED_DEFAULT_SCENARIO "workloads/scenarios/default.scn"
+#define CXLBED_RESULTS "results"
+
+#endif

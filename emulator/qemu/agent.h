@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Host side of the guest agent channel (docs/agent-protocol.md): a
+ * virtio-serial port whose host end is a unix socket that QEMU serves.
+ * Requests {"id","cmd","args"} get replies {"id","ok","result"|"error"};
+ * the agent announces itself with {"event":"hello"} until spoken to.
+ */
+#ifndef CXLBED_AGENT_H
+#define CXLBED_AGENT_H
+
+#include "jsonline.h"
+
+struct agent {
+	struct jsonline *conn;
+	guint next_id;
+	JsonObject *hello;	/* the agent's hello event */
+	GQueue events;		/* other events (log, ...), JsonObject * */
+};
+
+/* Connect to QEMU's end of the port and wait for the agent's hello. */
+struct agent *agent_connect(const char *socket_path, FILE *log,
+			    gint64 deadline_us, GError **error);
+void agent_free(struct agent *a);
+
+/* One request; returns the "result" object (owned) or NULL with the error. */
+JsonObject *agent_call(struct agent *a, const char *cmd, JsonObject *args,
+		       gint64 deadline_us, GError **error);
+
+/* Pull a reply for request id out of a message stream (exposed for tests). */
+JsonObject *agent_match_reply(struct agent *a, JsonObject *msg, guint id,
+			      bool *done, GError **error);
+
+#endif

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * One host of a topology as a QEMU command line, and the run-directory
+ * paths (sockets, logs, CDAT files, pool files) that command line names.
+ */
+#ifndef CXLBED_QEMU_ARGV_H
+#define CXLBED_QEMU_ARGV_H
+
+#include "topology.h"
+
+#include <glib.h>
+#include <stdbool.h>
+
+/* Where the guest image worker leaves its output (repo-root relative). */
+#define CXLBED_DEFAULT_QEMU "qemu-system-x86_64"
+#define CXLBED_DEFAULT_KERNEL "build/guest/vmlinuz"
+#define CXLBED_DEFAULT_INITRD "build/guest/initramfs.cpio.gz"
+
+struct qemu_opts {
+	const char *qemu;	/* NULL: CXLBED_DEFAULT_QEMU */
+	const char *kernel;	/* NULL: CXLBED_DEFAULT_KERNEL */
+	const char *initrd;	/* NULL: CXLBED_DEFAULT_INITRD */
+	const char *rundir;	/* sockets, logs, CDAT and pool files */
+	const char *append_extra;	/* added to the kernel command line */
+	const char *plugin;	/* full -plugin value, or NULL */
+	bool interactive;	/* serial on stdio instead of a log file */
+};
+
+/* NULL-terminated argv of owned strings; NULL + *error on failure. */
+GPtrArray *qemu_argv_build(const struct cb_topology *t,
+			   const struct cb_host *h, const struct qemu_opts *o,
+			   GError **error);
+/* For printing: shell-quoted, one option group per line. */
+char *qemu_argv_to_shell(GPtrArray *argv);
+
+char *qemu_qmp_socket(const char *rundir, const struct cb_host *h);
+char *qemu_agent_socket(const char *rundir, const struct cb_host *h);
+char *qemu_console_log(const char *rundir, const struct cb_host *h);
+char *qemu_pidfile(const char *rundir, const struct cb_host *h);
+/* RUNDIR/cdat-DEV.bin: written by cdat_write() before QEMU starts. */
+char *qemu_cdat_file(const char *rundir, const struct cb_device *d);
+/* The pool's own file, or RUNDIR/pool-POOL.img the run creates (size). */
+char *qemu_pool_file(const char *rundir, const struct cb_pool *p);
+
+/* QEMU object ids, for QMP users (fault injection, fabric manager). */
+char *qemu_memdev_id(const struct cb_device *d);	/* "mem0-mem" */
+
+#endif

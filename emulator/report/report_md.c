@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: MIT */
+/* report.md: the human record of a run, next to summary.json. */
+#include "result.h"
+
+static void md_measure(GString *s, double v, const char *fmt)
+{
+	if (v < 0)
+		g_string_append(s, " – |");
+	else {
+		g_string_append_c(s, ' ');
+		g_string_append_printf(s, fmt, v);
+		g_string_append(s, " |");
+	}
+}
+
+bool result_write_report(const struct run_result *r, const char *path,
+			 GError **error)
+{
+	g_autoptr(GString) s = g_string_new(NULL);
+
+	g_string_append_printf(s, "# cxlbed run %s\n\n", r->run_id);
+	g_string_append_printf(s, "- topology: `%s` (%s)\n", r->topology,
+			       r->topology_name ? r->topology_name : "");
+	g_string_append_printf(s, "- scenario: %s\n", r->scenario);
+	g_string_append_printf(s, "- started: %s, wall time %.1f s, QEMU %s\n",
+			       r->started_at, r->wall_s,
+			       r->qemu_version ? r->qemu_version : "?");
+	g_string_append_printf(s, "- verdict: **%s**%s%s\n\n",
+			       result_passed(r) ? "pass" : "fail",
+			       r->interrupted ? ", interrupted by " : "",
+			       r->interrupted ? r->interrupted : "");
+	g_string_append_printf(s, "## How the figures were obtained\n\n%s\n\n",
+			       r->timing_model ?
+			       "Modeled virtual time from the timing-model plugin." :
+			       "Guest wall clock (clock_gettime in the guest) under "
+			       "QEMU TCG emulation, without the timing model. They "
+			       "show that each path works and its relative cost "
+			       "under emulation; they are not hardware latencies "
+			       "and move with host load.");
+
+	g_string_append(s, "## Nodes\n\n| host | node | kind | MiB | latency ns | read GB/s | write GB/s | path |\n"
+			   "|---|---|---|---|---|---|---|---|\n");
+	for (guint i = 0; i < r->hosts->len; i++) {
+		const struct res_host *h = g_ptr_array_index(r->hosts, i);
+
+		for (guint j = 0; j < h->nodes->len; j++) {
+			const struct res_node *n = g_ptr_array_index(h->nodes, j);
+
+			g_string_append_printf(s, "| %s | %d | %s | %llu |", h->name,
+					       n->node, n->kind ? n->kind : "?",
+					       (unsigned long long)(n->mem_bytes >> 20));
+			md_measure(s, n->latency_ns, "%.1f");
+			md_measure(s, n->read_gbps, "%.3f");
+			md_measure(s, n->write_gbps, "%.3f");
+			g_string_append_printf(s, " `%s` |\n", n->path ? n->path : "");
+		}
+	}
+	g_string_append(s, "\n## Hosts\n\n| host | memdevs | boot to ready s | kernel | QEMU ended |\n|---|---|---|---|---|\n");
+	for (guint i = 0; i < r->hosts->len; i++) {
+		const struct res_host *h = g_ptr_array_index(r->hosts, i);
+
+		g_string_append_printf(s, "| %s | %d |", h->name, h->memdevs);
+		md_measure(s, h->boot_ready_s, "%.2f");
+		g_string_append_printf(s, " %s | %s |\n", h->kernel ? h->kernel : "–",
+				       h->exit ? h->exit : "–");
+	}
+	g_string_append(s, "\n## Checks\n\n| check | result | detail |\n|---|---|---|\n");
+	for (guint i = 0; i < r->checks->len; i++) {
+		const struct res_check *c = g_ptr_array_index(r->checks, i);
+
+		g_string_append_printf(s, "| %s | %s | %s |\n", c->name,
+				       c->pass ? "pass" : "**FAIL**",
+				       c->detail ? c->detail : "");
+	}
+	g_string_append(s, "\nFiles: `summary.json`, `console-HOST.log` (guest serial console), "
+			   "`qmp-HOST.log` (QMP and agent traffic), `qemu-HOST.log` (QEMU's own output).\n");
+	return g_file_set_contents(path, s->str, s->len, error);
+}

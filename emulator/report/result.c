@@ -1,0 +1,153 @@
+/* SPDX-License-Identifier: MIT */
+#include "result.h"
+
+static void node_free(gpointer p)
+{
+	struct res_node *n = p;
+
+	g_free(n->kind);
+	g_free(n->path);
+	g_free(n->region);
+	g_free(n->clock);
+	g_free(n);
+}
+
+static void host_free(gpointer p)
+{
+	struct res_host *h = p;
+
+	g_free(h->name);
+	g_free(h->kernel);
+	g_free(h->exit);
+	g_ptr_array_unref(h->nodes);
+	if (h->enumeration)
+		json_object_unref(h->enumeration);
+	g_free(h);
+}
+
+static void check_free(gpointer p)
+{
+	struct res_check *c = p;
+
+	g_free(c->name);
+	g_free(c->detail);
+	g_free(c);
+}
+
+static void workload_free(gpointer p)
+{
+	struct res_workload *w = p;
+
+	g_free(w->host);
+	g_free(w->name);
+	g_free(w->program);
+	g_free(w->error);
+	if (w->output)
+		json_object_unref(w->output);
+	g_free(w);
+}
+
+struct run_result *result_new(void)
+{
+	struct run_result *r = g_new0(struct run_result, 1);
+
+	r->hosts = g_ptr_array_new_with_free_func(host_free);
+	r->workloads = g_ptr_array_new_with_free_func(workload_free);
+	r->faults = g_ptr_array_new_with_free_func((GDestroyNotify)json_object_unref);
+	r->checks = g_ptr_array_new_with_free_func(check_free);
+	return r;
+}
+
+void result_free(struct run_result *r)
+{
+	if (!r)
+		return;
+	g_free(r->run_id);
+	g_free(r->out_dir);
+	g_free(r->topology);
+	g_free(r->topology_name);
+	g_free(r->scenario);
+	g_free(r->started_at);
+	g_free(r->qemu_version);
+	g_free(r->interrupted);
+	g_ptr_array_unref(r->hosts);
+	g_ptr_array_unref(r->workloads);
+	g_ptr_array_unref(r->faults);
+	g_ptr_array_unref(r->checks);
+	g_free(r);
+}
+
+struct res_host *result_add_host(struct run_result *r, const char *name)
+{
+	struct res_host *h = g_new0(struct res_host, 1);
+
+	h->name = g_strdup(name);
+	h->boot_ready_s = -1;
+	h->nodes = g_ptr_array_new_with_free_func(node_free);
+	g_ptr_array_add(r->hosts, h);
+	return h;
+}
+
+struct res_node *result_host_find_node(struct res_host *h, int node)
+{
+	for (guint i = 0; i < h->nodes->len; i++) {
+		struct res_node *n = g_ptr_array_index(h->nodes, i);
+
+		if (n->node == node)
+			return n;
+	}
+	return NULL;
+}
+
+struct res_node *result_host_add_node(struct res_host *h, int node)
+{
+	struct res_node *n = result_host_find_node(h, node);
+
+	if (n)
+		return n;
+	n = g_new0(struct res_node, 1);
+	n->node = node;
+	n->latency_ns = n->read_gbps = n->write_gbps = -1;
+	n->clock = g_strdup("guest");
+	g_ptr_array_add(h->nodes, n);
+	return n;
+}
+
+struct res_workload *result_add_workload(struct run_result *r, const char *host,
+					 const char *name, const char *program,
+					 int node)
+{
+	struct res_workload *w = g_new0(struct res_workload, 1);
+
+	w->host = g_strdup(host);
+	w->name = g_strdup(name);
+	w->program = g_strdup(program);
+	w->node = node;
+	g_ptr_array_add(r->workloads, w);
+	return w;
+}
+
+bool result_check(struct run_result *r, const char *name, bool pass,
+		  const char *fmt, ...)
+{
+	struct res_check *c = g_new0(struct res_check, 1);
+	va_list ap;
+
+	c->name = g_strdup(name);
+	c->pass = pass;
+	va_start(ap, fmt);
+	c->detail = g_strdup_vprintf(fmt, ap);
+	va_end(ap);
+	g_ptr_array_add(r->checks, c);
+	return pass;
+}
+
+bool result_passed(const struct run_result *r)
+{
+	if (!r->checks->len)
+		return false;
+	for (guint i = 0; i < r->checks->len; i++)
+		if (!((struct res_check *)g_ptr_array_index(r->checks, i))->pass)
+			return false;
+	return true;
+}

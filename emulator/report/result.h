@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What a run found, independent of how it is shown. The runner fills it;
+ * summary.c (summary.json, schema cxlbed.result/1), report_md.c
+ * (report.md) and table.c (the terminal table) present it.
+ */
+#ifndef CXLBED_RESULT_H
+#define CXLBED_RESULT_H
+
+#include <glib.h>
+#include <json-glib/json-glib.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdint.h>
+
+#define RESULT_SCHEMA "cxlbed.result/1"
+
+struct res_node {
+	int node;
+	char *kind;		/* "local" | "cxl" */
+	char *path;		/* "local" or "hb0/rp0/sw0/{mem0,mem1}" */
+	char *region;		/* topology region id, NULL for local */
+	uint64_t mem_bytes;	/* as the guest reports it */
+	double latency_ns;	/* < 0: not measured */
+	double read_gbps;
+	double write_gbps;
+	char *clock;		/* "guest" (guest wall clock) | "modeled" */
+};
+
+struct res_host {
+	char *name;
+	int memdevs;		/* how many the guest enumerated */
+	double boot_ready_s;	/* QEMU start -> every region online */
+	char *kernel;
+	char *exit;		/* how QEMU ended */
+	GPtrArray *nodes;	/* struct res_node * */
+	JsonObject *enumeration; /* the agent's enumerate result, verbatim */
+};
+
+struct res_check {
+	char *name;
+	bool pass;
+	char *detail;
+};
+
+struct res_workload {
+	char *host;
+	char *name;		/* scenario workload id */
+	char *program;
+	int node;
+	bool ok;
+	double wall_s;		/* host wall time for the request */
+	JsonObject *output;	/* the program's JSON line, may be NULL */
+	char *error;
+};
+
+struct run_result {
+	char *run_id;
+	char *out_dir;
+	char *topology;		/* path as given */
+	char *topology_name;
+	char *scenario;		/* name, or "default" */
+	bool timing_model;
+	double boot_ready_s;	/* slowest host */
+	double wall_s;
+	char *started_at;	/* ISO 8601 UTC */
+	char *qemu_version;
+	char *interrupted;	/* signal name if Ctrl-C etc., else NULL */
+	GPtrArray *hosts;	/* struct res_host * */
+	GPtrArray *workloads;	/* struct res_workload * */
+	GPtrArray *faults;	/* JsonObject * (fault injection, later) */
+	GPtrArray *checks;	/* struct res_check * */
+};
+
+struct run_result *result_new(void);
+void result_free(struct run_result *r);
+typedef struct run_result run_result;
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(run_result, result_free)
+
+struct res_host *result_add_host(struct run_result *r, const char *name);
+struct res_node *result_host_add_node(struct res_host *h, int node);
+struct res_node *result_host_find_node(struct res_host *h, int node);
+struct res_workload *result_add_workload(struct run_result *r, const char *host,
+					 const char *name, const char *program,
+					 int node);
+/* Record a check; returns pass so callers can chain. */
+bool result_check(struct run_result *r, const char *name, bool pass,
+		  const char *fmt, ...) G_GNUC_PRINTF(4, 5);
+
+bool result_passed(const struct run_result *r);	/* every check passed, >= 1 */
+
+/* summary.c */
+JsonNode *result_to_json(const struct run_result *r);
+bool result_write_summary(const struct run_result *r, const char *path,
+			  GError **error);
+/* report_md.c */
+bool result_write_report(const struct run_result *r, const char *path,
+			 GError **error);
+/* table.c: the table a person reads at the end of a run. */
+void result_print_table(const struct run_result *r, FILE *out);
+
+#endif

@@ -1,0 +1,163 @@
+/* SPDX-License-Identifier: MIT */
+/* summary.json: the machine-readable contract (schema cxlbed.result/1). */
+#include "result.h"
+
+#include <math.h>
+
+/* Unmeasured figures are null, never a made-up zero. */
+static void set_measure(JsonBuilder *b, const char *key, double v)
+{
+	json_builder_set_member_name(b, key);
+	if (v < 0 || isnan(v))
+		json_builder_add_null_value(b);
+	else
+		json_builder_add_double_value(b, round(v * 1000) / 1000);
+}
+
+static void set_str(JsonBuilder *b, const char *key, const char *v)
+{
+	json_builder_set_member_name(b, key);
+	if (v)
+		json_builder_add_string_value(b, v);
+	else
+		json_builder_add_null_value(b);
+}
+
+static void add_node(JsonBuilder *b, const struct res_node *n)
+{
+	json_builder_begin_object(b);
+	json_builder_set_member_name(b, "node");
+	json_builder_add_int_value(b, n->node);
+	set_str(b, "kind", n->kind);
+	set_str(b, "path", n->path);
+	set_str(b, "region", n->region);
+	json_builder_set_member_name(b, "mem_bytes");
+	json_builder_add_int_value(b, (gint64)n->mem_bytes);
+	set_measure(b, "latency_ns", n->latency_ns);
+	set_measure(b, "read_gbps", n->read_gbps);
+	set_measure(b, "write_gbps", n->write_gbps);
+	set_str(b, "clock", n->clock);
+	json_builder_end_object(b);
+}
+
+static void add_host(JsonBuilder *b, const struct res_host *h)
+{
+	json_builder_begin_object(b);
+	set_str(b, "name", h->name);
+	json_builder_set_member_name(b, "memdevs");
+	json_builder_add_int_value(b, h->memdevs);
+	set_measure(b, "boot_ready_s", h->boot_ready_s);
+	set_str(b, "kernel", h->kernel);
+	set_str(b, "qemu_exit", h->exit);
+	json_builder_set_member_name(b, "nodes");
+	json_builder_begin_array(b);
+	for (guint i = 0; i < h->nodes->len; i++)
+		add_node(b, g_ptr_array_index(h->nodes, i));
+	json_builder_end_array(b);
+	if (h->enumeration) {
+		JsonNode *e = json_node_new(JSON_NODE_OBJECT);
+
+		json_node_set_object(e, h->enumeration);
+		json_builder_set_member_name(b, "enumeration");
+		json_builder_add_value(b, e);
+	}
+	json_builder_end_object(b);
+}
+
+static void add_workload(JsonBuilder *b, const struct res_workload *w)
+{
+	json_builder_begin_object(b);
+	set_str(b, "host", w->host);
+	set_str(b, "name", w->name);
+	set_str(b, "program", w->program);
+	json_builder_set_member_name(b, "node");
+	json_builder_add_int_value(b, w->node);
+	json_builder_set_member_name(b, "ok");
+	json_builder_add_boolean_value(b, w->ok);
+	set_measure(b, "host_wall_s", w->wall_s);
+	set_str(b, "error", w->error);
+	json_builder_set_member_name(b, "output");
+	if (w->output) {
+		JsonNode *o = json_node_new(JSON_NODE_OBJECT);
+
+		json_node_set_object(o, w->output);
+		json_builder_add_value(b, o);
+	} else {
+		json_builder_add_null_value(b);
+	}
+	json_builder_end_object(b);
+}
+
+JsonNode *result_to_json(const struct run_result *r)
+{
+	g_autoptr(JsonBuilder) b = json_builder_new();
+
+	json_builder_begin_object(b);
+	set_str(b, "schema", RESULT_SCHEMA);
+	set_str(b, "run_id", r->run_id);
+	set_str(b, "topology", r->topology);
+	set_str(b, "topology_name", r->topology_name);
+	set_str(b, "scenario", r->scenario);
+	json_builder_set_member_name(b, "timing_model");
+	json_builder_add_boolean_value(b, r->timing_model);
+	set_str(b, "measured_with", r->timing_model ?
+		"modeled virtual time (timing-model plugin)" :
+		"guest wall clock under TCG emulation (no timing model): "
+		"figures show the path works, not hardware latency");
+	set_measure(b, "boot_ready_s", r->boot_ready_s);
+	set_measure(b, "wall_s", r->wall_s);
+	set_str(b, "started_at", r->started_at);
+	set_str(b, "qemu_version", r->qemu_version);
+	set_str(b, "interrupted", r->interrupted);
+
+	json_builder_set_member_name(b, "hosts");
+	json_builder_begin_array(b);
+	for (guint i = 0; i < r->hosts->len; i++)
+		add_host(b, g_ptr_array_index(r->hosts, i));
+	json_builder_end_array(b);
+
+	json_builder_set_member_name(b, "workloads");
+	json_builder_begin_array(b);
+	for (guint i = 0; i < r->workloads->len; i++)
+		add_workload(b, g_ptr_array_index(r->workloads, i));
+	json_builder_end_array(b);
+
+	json_builder_set_member_name(b, "faults");
+	json_builder_begin_array(b);
+	for (guint i = 0; i < r->faults->len; i++) {
+		JsonNode *f = json_node_new(JSON_NODE_OBJECT);
+
+		json_node_set_object(f, g_ptr_array_index(r->faults, i));
+		json_builder_add_value(b, f);
+	}
+	json_builder_end_array(b);
+
+	json_builder_set_member_name(b, "checks");
+	json_builder_begin_array(b);
+	for (guint i = 0; i < r->checks->len; i++) {
+		const struct res_check *c = g_ptr_array_index(r->checks, i);
+
+		json_builder_begin_object(b);
+		set_str(b, "name", c->name);
+		json_builder_set_member_name(b, "pass");
+		json_builder_add_boolean_value(b, c->pass);
+		set_str(b, "detail", c->detail);
+		json_builder_end_object(b);
+	}
+	json_builder_end_array(b);
+
+	set_str(b, "verdict", result_passed(r) ? "pass" : "fail");
+	json_builder_end_object(b);
+	return json_builder_get_root(b);
+}
+
+bool result_write_summary(const struct run_result *r, const char *path,
+			  GError **error)
+{
+	g_autoptr(JsonNode) root = result_to_json(r);
+	g_autoptr(JsonGenerator) gen = json_generator_new();
+
+	json_generator_set_root(gen, root);
+	json_generator_set_pretty(gen, TRUE);
+	return json_generator_to_file(gen, path, error);
+}

@@ -1,0 +1,505 @@
+/* SPDX-License-Identifier: MIT */
+#include "runner.h"
+#include "agent.h"
+#include "argv.h"
+#include "cdat.h"
+#include "error.h"
+#include "paths.h"
+#include "process.h"
+#include "progress.h"
+#include "qmp.h"
+#include "result.h"
+#include "verify.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define QMP_CONNECT_S 30
+#define STOP_GRACE_MS 3000
+
+struct host_run {
+	const struct cb_host *h;
+	struct res_host *res;
+	struct qemu_proc *proc;
+	struct qmp *qmp;
+	struct agent *agent;
+	FILE *log;		/* qmp-HOST.log: QMP and agent traffic */
+	gint64 t_spawn;
+	bool failed;		/* skip further steps on this host */
+};
+
+struct run {
+	const struct scenario *scn;
+	const struct cb_topology *topo;
+	const struct run_opts *opts;
+	struct run_result *res;
+	char *dir;
+	GPtrArray *hosts;	/* struct host_run * */
+	gint64 deadline;	/* whole-run timeout */
+};
+
+static gint64 deadline_in(const struct run *run, int seconds)
+{
+	return MIN(g_get_monotonic_time() + (gint64)seconds * G_USEC_PER_SEC,
+		   run->deadline);
+}
+
+static char *host_file(const struct run *run, const char *what,
+		       const struct cb_host *h, const char *ext)
+{
+	return g_strdup_printf("%s/%s-%s.%s", run->dir, what, h->id, ext);
+}
+
+static void host_fail(struct run *run, struct host_run *hr, const char *check,
+		      const GError *err)
+{
+	g_autofree char *name = g_strdup_printf("%s:%s", check, hr->h->id);
+
+	hr->failed = true;
+	result_check(run->res, name, false, "%s", err ? err->message : "failed");
+	progress(hr->h->id, "FAILED", "%s: %s", check, err ? err->message : "");
+}
+
+static char *make_run_id(const struct cb_topology *t)
+{
+	g_autoptr(GDateTime) now = g_date_time_new_now_utc();
+	g_autofree char *stamp = g_date_time_format(now, "%Y%m%d-%H%M%S");
+
+	return g_strdup_printf("%s-%s", stamp, t->name);
+}
+
+/* Sizes, pool files and CDAT tables: everything QEMU reads from the run dir. */
+static bool prepare_dir(struct run *run, GError **error)
+{
+	struct cb_pool *pool;
+	struct cb_device *d;
+
+	if (g_mkdir_with_parents(run->dir, 0755) < 0) {
+		g_set_error(error, CXLBED_ERROR, CXLBED_ERROR_RUN, "%s: %s",
+			    run->dir, g_strerror(errno));
+		return false;
+	}
+	cb_foreach(run->topo->pools, struct cb_pool, pool) {
+		g_autofree char *path = qemu_pool_file(run->dir, pool);
+		int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+
+		if (fd < 0 || ftruncate(fd, (off_t)pool->size) < 0) {
+			g_set_error(error, CXLBED_ERROR, CXLBED_ERROR_RUN,
+				    "pool %s: %s: %s", pool->id, path, g_strerror(errno));
+			if (fd >= 0)
+				close(fd);
+			return false;
+		}
+		close(fd);
+	}
+	cb_foreach(run->topo->devices, struct cb_device, d) {
+		g_autofree char *path = qemu_cdat_file(run->dir, d);
+
+		if (!cdat_write(d, path, error))
+			return false;
+	}
+	return true;
+}
+
+static bool start_host(struct run *run, struct host_run *hr, GError **error)
+{
+	struct qemu_opts qo = {
+		.qemu = g_getenv("CXLBED_QEMU"),
+		.kernel = cxlbed_path(CXLBED_DEFAULT_KERNEL),
+		.initrd = cxlbed_path(CXLBED_DEFAULT_INITRD),
+		.rundir = run->dir,
+		.interactive = run->opts->interactive,
+	};
+	g_autoptr(GPtrArray) argv = qemu_argv_build(run->topo, hr->h, &qo, error);
+	g_autofree char *qmp_log = host_file(run, "qmp", hr->h, "log");
+	g_autofree char *qemu_log = host_file(run, "qemu", hr->h, "log");
+	g_autofree char *cmd_file = host_file(run, "qemu", hr->h, "cmdline");
+	g_autofree char *shell = NULL;
+
+	if (!argv)
+		return false;
+	shell = qemu_argv_to_shell(argv);
+	g_file_set_contents(cmd_file, shell, -1, NULL);
+	hr->log = fopen(qmp_log, "we");
+	hr->t_spawn = g_get_monotonic_time();
+	hr->proc = qemu_proc_spawn(hr->h->id, argv,
+				   run->opts->interactive ? NULL : qemu_log, error);
+	if (!hr->proc)
+		return false;
+	progress(hr->h->id, "qemu", "started (pid %d, %d vCPUs, %" G_GUINT64_FORMAT
+		 " MiB, %u CXL devices)", hr->proc->pid, hr->h->cpus,
+		 hr->h->memory >> 20, hr->h->devices->len);
+	return true;
+}
+
+/* Why did QEMU go away? Its own log usually says. */
+static void explain_exit(struct run *run, struct host_run *hr, GError **error)
+{
+	g_autofree char *qemu_log = host_file(run, "qemu", hr->h, "log");
+	g_autofree char *text = NULL;
+	g_autofree char *how = NULL;
+
+	if (!hr->proc || !qemu_proc_exited(hr->proc))
+		return;
+	how = qemu_proc_describe_exit(hr->proc);
+	g_file_get_contents(qemu_log, &text, NULL, NULL);
+	if (text)
+		g_strstrip(text);
+	g_prefix_error(error, "QEMU %s%s%s; ", how, text && *text ? ": " : "",
+		       text && *text ? text : "");
+}
+
+static bool connect_host(struct run *run, struct host_run *hr, GError **error)
+{
+	g_autofree char *qmp_sock = qemu_qmp_socket(run->dir, hr->h);
+	g_autofree char *agent_sock = qemu_agent_socket(run->dir, hr->h);
+	JsonObject *hello;
+
+	hr->qmp = qmp_connect(qmp_sock, hr->log, deadline_in(run, QMP_CONNECT_S), error);
+	if (!hr->qmp) {
+		g_usleep(100 * 1000);	/* let a dying QEMU finish dying */
+		explain_exit(run, hr, error);
+		return false;
+	}
+	if (!run->res->qemu_version)
+		run->res->qemu_version = g_strdup(hr->qmp->qemu_version);
+	progress(hr->h->id, "qmp", "connected (QEMU %s)", hr->qmp->qemu_version);
+
+	hr->agent = agent_connect(agent_sock, hr->log,
+				  deadline_in(run, run->scn->boot_timeout_s), error);
+	if (!hr->agent) {
+		g_usleep(100 * 1000);
+		explain_exit(run, hr, error);
+		return false;
+	}
+	hello = hr->agent->hello;
+	hr->res->kernel = g_strdup(json_object_get_string_member_with_default(hello, "kernel", "?"));
+	progress(hr->h->id, "agent", "up: kernel %s, guest uptime %.1f s",
+		 hr->res->kernel,
+		 json_object_get_double_member_with_default(hello, "uptime_s", -1));
+	return true;
+}
+
+static bool create_regions(struct run *run, struct host_run *hr, GError **error)
+{
+	struct cb_region *reg;
+
+	cb_foreach(hr->h->regions, struct cb_region, reg) {
+		g_autoptr(JsonObject) args = json_object_new();
+		g_autoptr(JsonObject) res = NULL;
+		JsonArray *serials = json_array_new();
+		struct cb_device *d;
+
+		cb_foreach(reg->devices, struct cb_device, d)
+			json_array_add_int_element(serials, (gint64)d->serial);
+		json_object_set_string_member(args, "id", reg->id);
+		json_object_set_int_member(args, "window", reg->window->index);
+		json_object_set_int_member(args, "ways", reg->devices->len);
+		json_object_set_int_member(args, "granularity", reg->granularity);
+		json_object_set_array_member(args, "serials", serials);
+		json_object_set_string_member(args, "mode",
+					      reg->mode == CB_REGION_RAM ? "ram" : "devdax");
+		json_object_set_int_member(args, "size", 0);
+		res = agent_call(hr->agent, "create-region", args,
+				 deadline_in(run, 120), error);
+		if (!res) {
+			g_prefix_error(error, "region %s (%s:%d): ", reg->id,
+				       reg->src.file, reg->src.line);
+			explain_exit(run, hr, error);
+			return false;
+		}
+		if (reg->mode == CB_REGION_RAM)
+			progress(hr->h->id, "region", "%s -> %s, %" G_GUINT64_FORMAT
+				 " MiB online as NUMA node %" G_GINT64_FORMAT, reg->id,
+				 json_object_get_string_member_with_default(res, "region", "?"),
+				 reg->size >> 20,
+				 json_object_get_int_member_with_default(res, "node", -1));
+		else
+			progress(hr->h->id, "region", "%s -> %s, %" G_GUINT64_FORMAT
+				 " MiB as %s", reg->id,
+				 json_object_get_string_member_with_default(res, "region", "?"),
+				 reg->size >> 20,
+				 json_object_get_string_member_with_default(res, "dax", "?"));
+	}
+	hr->res->boot_ready_s = (g_get_monotonic_time() - hr->t_spawn) / 1e6;
+	run->res->boot_ready_s = MAX(run->res->boot_ready_s, hr->res->boot_ready_s);
+	progress(hr->h->id, "ready", "%u region(s) online, %.1f s after QEMU start",
+		 hr->h->regions->len, hr->res->boot_ready_s);
+	return true;
+}
+
+static bool enumerate_host(struct run *run, struct host_run *hr, GError **error)
+{
+	JsonObject *en = agent_call(hr->agent, "enumerate", NULL,
+				    deadline_in(run, 60), error);
+
+	if (!en) {
+		explain_exit(run, hr, error);
+		return false;
+	}
+	hr->res->enumeration = en;
+	verify_fill_nodes(hr->res, hr->h, en);
+	if (!verify_enumeration(run->res, hr->h, en))
+		progress(hr->h->id, "enumerate", "MISMATCH with the topology (see checks)");
+	else
+		progress(hr->h->id, "enumerate", "%d memdevs, %u nodes with memory: as the topology says",
+			 hr->res->memdevs, hr->res->nodes->len);
+	return true;
+}
+
+static bool workload_wanted(const struct scn_workload *w, const struct cb_host *h)
+{
+	if (!w->hosts)
+		return true;
+	return g_strv_contains((const char *const *)w->hosts, h->id);
+}
+
+/* Copy the figures a workload reports into its node's row. */
+static void absorb_output(struct res_host *rh, int node, JsonObject *out)
+{
+	struct res_node *n = result_host_find_node(rh, node);
+
+	if (!n || !out)
+		return;
+	if (json_object_has_member(out, "ns_per_access"))
+		n->latency_ns = json_object_get_double_member(out, "ns_per_access");
+	if (json_object_has_member(out, "read_gbps"))
+		n->read_gbps = json_object_get_double_member(out, "read_gbps");
+	if (json_object_has_member(out, "write_gbps"))
+		n->write_gbps = json_object_get_double_member(out, "write_gbps");
+	if (json_object_has_member(out, "clock")) {
+		g_free(n->clock);
+		n->clock = g_strdup(json_object_get_string_member(out, "clock"));
+	}
+}
+
+static void run_one(struct run *run, struct host_run *hr,
+		    const struct scn_workload *w, int node)
+{
+	g_autoptr(JsonObject) args = json_object_new();
+	g_autoptr(JsonObject) res = NULL;
+	g_autoptr(GError) err = NULL;
+	JsonArray *argv = json_array_new();
+	struct res_workload *rw;
+	g_autofree char *check = NULL;
+	gint64 t0 = g_get_monotonic_time();
+
+	for (char **a = w->args; a && *a; a++)
+		if (**a)
+			json_array_add_string_element(argv, *a);
+	if (node >= 0) {
+		g_autofree char *n = g_strdup_printf("%d", node);
+
+		json_array_add_string_element(argv, "--node");
+		json_array_add_string_element(argv, n);
+	}
+	json_object_set_string_member(args, "program", w->program);
+	json_object_set_array_member(args, "args", argv);
+	json_object_set_int_member(args, "timeout_s", w->timeout_s);
+
+	rw = result_add_workload(run->res, hr->h->id, w->id, w->program, node);
+	res = agent_call(hr->agent, "run", args, deadline_in(run, w->timeout_s + 30), &err);
+	rw->wall_s = (g_get_monotonic_time() - t0) / 1e6;
+	check = node >= 0 ? g_strdup_printf("workload:%s:%s:node%d", w->id, hr->h->id, node) :
+		g_strdup_printf("workload:%s:%s", w->id, hr->h->id);
+	if (!res) {
+		explain_exit(run, hr, &err);
+		rw->error = g_strdup(err->message);
+		host_fail(run, hr, check, err);
+		return;
+	}
+	gint64 status = json_object_get_int_member_with_default(res, "exit", -1);
+	if (json_object_has_member(res, "output") &&
+	    JSON_NODE_HOLDS_OBJECT(json_object_get_member(res, "output")))
+		rw->output = json_object_ref(json_object_get_object_member(res, "output"));
+	rw->ok = status == 0 && rw->output;
+	if (!rw->ok)
+		rw->error = g_strdup_printf("exit %" G_GINT64_FORMAT ": %s", status,
+			json_object_get_string_member_with_default(res, "stderr", ""));
+	result_check(run->res, check, rw->ok, "%s", rw->ok ? "ran" : rw->error);
+	absorb_output(hr->res, node, rw->output);
+	{
+		g_autofree char *line = rw->output ? json_object_to_line(rw->output) : NULL;
+
+		progress(hr->h->id, w->id, "%s%s (%.1f s)", node >= 0 ? "" : "",
+			 line ? line : rw->error, rw->wall_s);
+	}
+}
+
+static void run_workloads(struct run *run, struct host_run *hr)
+{
+	const struct scn_workload *w;
+
+	cb_foreach(run->scn->workloads, const struct scn_workload, w) {
+		if (!workload_wanted(w, hr->h))
+			continue;
+		if (!w->per_node) {
+			run_one(run, hr, w, -1);
+		} else {
+			for (guint i = 0; i < hr->res->nodes->len && !hr->failed; i++)
+				run_one(run, hr, w,
+					((struct res_node *)g_ptr_array_index(hr->res->nodes, i))->node);
+		}
+		if (hr->failed || qemu_proc_interrupted())
+			return;
+	}
+}
+
+/* QEMU should still be alive until we stop it; note and check how it ended. */
+static void teardown(struct run *run)
+{
+	struct host_run *hr;
+
+	cb_foreach(run->hosts, struct host_run, hr) {
+		bool died = hr->proc && qemu_proc_exited(hr->proc);
+
+		if (hr->proc && died) {
+			g_autofree char *name = g_strdup_printf("qemu:%s", hr->h->id);
+			g_autofree char *how = qemu_proc_describe_exit(hr->proc);
+
+			result_check(run->res, name, false, "QEMU ended before teardown: %s", how);
+		}
+		if (hr->proc)
+			qemu_proc_stop(hr->proc, died ? NULL : hr->qmp, STOP_GRACE_MS);
+		if (hr->proc) {
+			hr->res->exit = died ? qemu_proc_describe_exit(hr->proc) :
+				g_strdup("stopped by cxlbed");
+			progress(hr->h->id, "teardown", "QEMU %s", hr->res->exit);
+		}
+		agent_free(hr->agent);
+		hr->agent = NULL;
+		qmp_free(hr->qmp);
+		hr->qmp = NULL;
+		if (hr->log)
+			fclose(hr->log);
+		hr->log = NULL;
+		qemu_proc_free(hr->proc);
+		hr->proc = NULL;
+	}
+	/* Sockets are meaningless after the run. */
+	cb_foreach(run->hosts, struct host_run, hr) {
+		g_autofree char *q = qemu_qmp_socket(run->dir, hr->h);
+		g_autofree char *a = qemu_agent_socket(run->dir, hr->h);
+
+		unlink(q);
+		unlink(a);
+	}
+}
+
+static void host_run_free(gpointer p)
+{
+	g_free(p);
+}
+
+static bool host_selected(const struct run *run, const struct cb_host *h)
+{
+	return !run->opts->only_host || !strcmp(run->opts->only_host, h->id);
+}
+
+int runner_run(const struct scenario *s, const struct cb_topology *t,
+	       const struct run_opts *o)
+{
+	g_autoptr(run_result) res = result_new();
+	g_autoptr(GError) err = NULL;
+	g_autoptr(GDateTime) now = g_date_time_new_now_utc();
+	struct run run = { .scn = s, .topo = t, .opts = o, .res = res };
+	struct host_run *hr;
+	const struct cb_host *h;
+	gint64 t0 = g_get_monotonic_time();
+
+	run.deadline = t0 + (gint64)s->timeout_s * G_USEC_PER_SEC;
+	run.hosts = g_ptr_array_new_with_free_func(host_run_free);
+	res->run_id = make_run_id(t);
+	res->topology = g_strdup(t->file);
+	res->topology_name = g_strdup(t->name);
+	res->scenario = g_strdup(s->name);
+	res->started_at = g_date_time_format_iso8601(now);
+	res->boot_ready_s = -1;
+	run.dir = o->out_dir ? g_strdup(o->out_dir) :
+		g_build_filename(cxlbed_path(CXLBED_RESULTS), res->run_id, NULL);
+	res->out_dir = g_strdup(run.dir);
+
+	qemu_proc_install_signal_guard();
+	progress_start();
+	progress(NULL, "run", "%s: topology %s, scenario %s -> %s", res->run_id,
+		 t->file, s->name, run.dir);
+	if (!prepare_dir(&run, &err)) {
+		progress(NULL, "FAILED", "%s", err->message);
+		g_ptr_array_unref(run.hosts);
+		g_free(run.dir);
+		return 1;
+	}
+
+	cb_foreach(t->hosts, const struct cb_host, h) {
+		if (!host_selected(&run, h))
+			continue;
+		hr = g_new0(struct host_run, 1);
+		hr->h = h;
+		hr->res = result_add_host(res, h->id);
+		g_ptr_array_add(run.hosts, hr);
+	}
+	/* Start every host first: they boot in parallel. */
+	cb_foreach(run.hosts, struct host_run, hr) {
+		g_clear_error(&err);
+		if (!start_host(&run, hr, &err))
+			host_fail(&run, hr, "start", err);
+	}
+	cb_foreach(run.hosts, struct host_run, hr) {
+		g_clear_error(&err);
+		if (hr->failed || qemu_proc_interrupted())
+			continue;
+		if (!connect_host(&run, hr, &err))
+			host_fail(&run, hr, "boot", err);
+		else if (!create_regions(&run, hr, &err))
+			host_fail(&run, hr, "regions", err);
+		else if (!enumerate_host(&run, hr, &err))
+			host_fail(&run, hr, "enumerate", err);
+		else {
+			g_autofree char *name = g_strdup_printf("boot:%s", hr->h->id);
+
+			result_check(res, name, true, "agent up, %u region(s) online in %.1f s",
+				     hr->h->regions->len, hr->res->boot_ready_s);
+		}
+	}
+
+	if (o->interactive) {
+		cb_foreach(run.hosts, struct host_run, hr)
+			if (hr->proc) {
+				progress(hr->h->id, "console", "interactive: `poweroff` or Ctrl-A X ends it");
+				qemu_proc_wait(hr->proc);
+			}
+	} else {
+		cb_foreach(run.hosts, struct host_run, hr)
+			if (!hr->failed && !qemu_proc_interrupted())
+				run_workloads(&run, hr);
+	}
+
+	if (qemu_proc_interrupted()) {
+		res->interrupted = g_strdup(strsignal(qemu_proc_interrupted()));
+		result_check(res, "interrupted", false, "run interrupted by %s",
+			     res->interrupted);
+	}
+	teardown(&run);
+	res->wall_s = (g_get_monotonic_time() - t0) / 1e6;
+
+	{
+		g_autofree char *summary = g_build_filename(run.dir, "summary.json", NULL);
+		g_autofree char *report = g_build_filename(run.dir, "report.md", NULL);
+		g_autoptr(GError) werr = NULL;
+
+		if (!result_write_summary(res, summary, &werr) ||
+		    !result_write_report(res, report, &werr))
+			progress(NULL, "FAILED", "writing results: %s", werr->message);
+	}
+	if (!o->interactive)
+		result_print_table(res, stdout);
+	g_ptr_array_unref(run.hosts);
+	g_free(run.dir);
+	if (qemu_proc_interrupted())
+		return 128 + qemu_proc_interrupted();
+	return result_passed(res) ? 0 : 1;
+}

@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The run: topology -> QEMU per host -> agent -> regions online ->
+ * enumeration checked -> workloads -> teardown -> results. Every path out
+ * of runner_run() tears every QEMU down first.
+ */
+#ifndef CXLBED_RUNNER_H
+#define CXLBED_RUNNER_H
+
+#include "scenario.h"
+
+struct run_opts {
+	const char *out_dir;	/* NULL: results/RUN_ID */
+	bool interactive;	/* `cxlbed boot`: console on the terminal */
+	const char *only_host;	/* boot one host of a multi-host topology */
+};
+
+/* Returns the exit status: 0 all checks passed, 1 otherwise. */
+int runner_run(const struct scenario *s, const struct cb_topology *t,
+	       const struct run_opts *o);
+
+#endif

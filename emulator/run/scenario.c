@@ -1,0 +1,220 @@
+/* SPDX-License-Identifier: MIT */
+#include "scenario.h"
+#include "cfgfile.h"
+#include "error.h"
+
+#include <string.h>
+
+static void workload_free(gpointer p)
+{
+	struct scn_workload *w = p;
+
+	g_free(w->id);
+	g_free(w->program);
+	g_strfreev(w->args);
+	g_strfreev(w->hosts);
+	g_free(w);
+}
+
+void scenario_free(struct scenario *s)
+{
+	if (!s)
+		return;
+	g_free(s->file);
+	g_free(s->name);
+	g_free(s->description);
+	g_free(s->topology_path);
+	g_ptr_array_unref(s->workloads);
+	g_free(s);
+}
+
+static struct scenario *scenario_new(void)
+{
+	struct scenario *s = g_new0(struct scenario, 1);
+
+	s->boot_timeout_s = 240;
+	s->timeout_s = 1200;
+	s->workloads = g_ptr_array_new_with_free_func(workload_free);
+	return s;
+}
+
+static struct scn_workload *add_workload(struct scenario *s, const char *id,
+					 const char *program, const char *args)
+{
+	struct scn_workload *w = g_new0(struct scn_workload, 1);
+
+	w->id = g_strdup(id);
+	w->program = g_strdup(program);
+	w->args = g_strsplit_set(args ? args : "", " ", -1);
+	w->per_node = true;
+	w->timeout_s = 300;
+	g_ptr_array_add(s->workloads, w);
+	return w;
+}
+
+/* Idle latency and bandwidth on every node: the foundation's first table. */
+static void add_default_workloads(struct scenario *s)
+{
+	add_workload(s, "chase", "cxlbed-chase", NULL);
+	add_workload(s, "stream", "cxlbed-stream", NULL);
+}
+
+struct scenario *scenario_default_for(const char *topology_path)
+{
+	struct scenario *s = scenario_new();
+
+	s->name = g_strdup("default");
+	s->description = g_strdup("boot, bring every region online, check the "
+				  "guest's enumeration, measure idle latency and "
+				  "sequential bandwidth on every node");
+	s->topology_path = g_strdup(topology_path);
+	add_default_workloads(s);
+	return s;
+}
+
+static bool has_section(const struct cfg_file *f, const char *kind)
+{
+	for (guint i = 0; i < f->sections->len; i++)
+		if (!strcmp(((struct cfg_section *)g_ptr_array_index(f->sections, i))->kind, kind))
+			return true;
+	return false;
+}
+
+static bool reject_unused(const struct cfg_file *f, const struct cfg_section *sec,
+			  GError **error)
+{
+	struct cfg_entry *e = cfg_section_first_unused(sec);
+
+	if (!e)
+		return true;
+	cxlbed_input_error(error, f->path, e->line, "unknown key '%s' in [%s]; "
+			   "see docs/scenarios.md", e->key, sec->kind);
+	return false;
+}
+
+static bool parse_workload(struct scenario *s, const struct cfg_file *f,
+			   const struct cfg_section *sec, GError **error)
+{
+	const char *program = cfg_get_string(f, sec, "program", NULL);
+	const char *args = cfg_get_string(f, sec, "args", NULL);
+	const char *nodes = cfg_get_string(f, sec, "nodes", "all");
+	uint64_t timeout;
+	struct scn_workload *w;
+
+	if (!sec->name) {
+		cxlbed_input_error(error, f->path, sec->line,
+				   "a workload needs a name: [workload NAME]");
+		return false;
+	}
+	for (guint i = 0; i < s->workloads->len; i++)
+		if (!strcmp(((struct scn_workload *)g_ptr_array_index(s->workloads, i))->id,
+			    sec->name)) {
+			cxlbed_input_error(error, f->path, sec->line,
+					   "workload '%s' defined twice", sec->name);
+			return false;
+		}
+	if (!program) {
+		cxlbed_input_error(error, f->path, sec->line,
+				   "[workload %s] needs 'program = NAME' (e.g. cxlbed-chase)",
+				   sec->name);
+		return false;
+	}
+	if (strchr(program, '/')) {
+		cxlbed_input_error(error, f->path, cfg_section_find(sec, "program")->line,
+				   "program '%s': give the name of a guest workload, not a path",
+				   program);
+		return false;
+	}
+	if (strcmp(nodes, "all") && strcmp(nodes, "none")) {
+		cxlbed_input_error(error, f->path, cfg_section_find(sec, "nodes")->line,
+				   "nodes = '%s': use 'all' (once per NUMA node) or 'none'",
+				   nodes);
+		return false;
+	}
+	w = add_workload(s, sec->name, program, args);
+	w->per_node = !strcmp(nodes, "all");
+	w->src.file = f->path;
+	w->src.line = sec->line;
+	w->hosts = cfg_get_list(f, sec, "hosts");
+	if (!cfg_get_u64(f, sec, "timeout", 300, &timeout, error))
+		return false;
+	w->timeout_s = (int)timeout;
+	return reject_unused(f, sec, error);
+}
+
+struct scenario *scenario_load(const char *path, GError **error)
+{
+	g_autoptr(cfg_file) f = cfg_file_load(path, error);
+	g_autoptr(scenario) s = NULL;
+	uint64_t v;
+
+	if (!f)
+		return NULL;
+	if (!has_section(f, "scenario"))
+		return scenario_default_for(path);
+
+	s = scenario_new();
+	s->file = g_strdup(path);
+	for (guint i = 0; i < f->sections->len; i++) {
+		struct cfg_section *sec = g_ptr_array_index(f->sections, i);
+
+		if (!strcmp(sec->kind, "scenario")) {
+			const char *topo = cfg_get_string(f, sec, "topology", NULL);
+			g_autofree char *dir = g_path_get_dirname(path);
+
+			if (s->name) {
+				cxlbed_input_error(error, path, sec->line,
+						   "only one [scenario] section is allowed");
+				return NULL;
+			}
+			s->name = g_strdup(cfg_get_string(f, sec, "name", sec->name));
+			if (!s->name) {
+				g_autofree char *base = g_path_get_basename(path);
+				char *dot = strrchr(base, '.');
+
+				if (dot)
+					*dot = '\0';
+				s->name = g_strdup(base);
+			}
+			s->description = g_strdup(cfg_get_string(f, sec, "description", ""));
+			if (!topo) {
+				cxlbed_input_error(error, path, sec->line,
+						   "[scenario] needs 'topology = FILE' "
+						   "(relative to the scenario file)");
+				return NULL;
+			}
+			s->topology_path = g_path_is_absolute(topo) ? g_strdup(topo) :
+				g_build_filename(dir, topo, NULL);
+			if (!g_file_test(s->topology_path, G_FILE_TEST_EXISTS)) {
+				cxlbed_input_error(error, path,
+						   cfg_section_find(sec, "topology")->line,
+						   "topology file '%s' does not exist",
+						   s->topology_path);
+				return NULL;
+			}
+			if (!cfg_get_u64(f, sec, "boot-timeout", 240, &v, error))
+				return NULL;
+			s->boot_timeout_s = (int)v;
+			if (!cfg_get_u64(f, sec, "timeout", 1200, &v, error))
+				return NULL;
+			s->timeout_s = (int)v;
+			bool defaults;
+			if (!cfg_get_bool(f, sec, "default-workloads", false, &defaults, error))
+				return NULL;
+			if (defaults)
+				add_default_workloads(s);
+			if (!reject_unused(f, sec, error))
+				return NULL;
+		} else if (!strcmp(sec->kind, "workload")) {
+			if (!parse_workload(s, f, sec, error))
+				return NULL;
+		} else {
+			cxlbed_input_error(error, path, sec->line,
+					   "unknown section [%s] in a scenario; "
+					   "expected [scenario] or [workload NAME]",
+					   sec->kind);
+			return NULL;
+		}
+	}
+	return g_steal_pointer(&s);
+}

@@ -1,0 +1,214 @@
+/* SPDX-License-Identifier: MIT */
+#include "verify.h"
+
+#include <string.h>
+
+static JsonArray *get_array(JsonObject *o, const char *key)
+{
+	if (!o || !json_object_has_member(o, key) ||
+	    !JSON_NODE_HOLDS_ARRAY(json_object_get_member(o, key)))
+		return NULL;
+	return json_object_get_array_member(o, key);
+}
+
+static gint64 get_int(JsonObject *o, const char *key, gint64 def)
+{
+	if (!o || !json_object_has_member(o, key) ||
+	    !JSON_NODE_HOLDS_VALUE(json_object_get_member(o, key)))
+		return def;
+	return json_object_get_int_member(o, key);
+}
+
+static bool serial_listed(JsonArray *memdevs, uint64_t serial)
+{
+	for (guint i = 0; memdevs && i < json_array_get_length(memdevs); i++)
+		if ((uint64_t)get_int(json_array_get_object_element(memdevs, i),
+				      "serial", -1) == serial)
+			return true;
+	return false;
+}
+
+/* The guest region whose targets are exactly this region's devices, in order. */
+static JsonObject *find_guest_region(JsonArray *regions, const struct cb_region *reg)
+{
+	for (guint i = 0; regions && i < json_array_get_length(regions); i++) {
+		JsonObject *gr = json_array_get_object_element(regions, i);
+		JsonArray *targets = get_array(gr, "targets");
+		bool match;
+
+		if (!targets || json_array_get_length(targets) != reg->devices->len)
+			continue;
+		match = true;
+		for (guint j = 0; j < reg->devices->len && match; j++) {
+			const struct cb_device *d = g_ptr_array_index(reg->devices, j);
+
+			match = (uint64_t)json_array_get_int_element(targets, j) == d->serial;
+		}
+		if (match)
+			return gr;
+	}
+	return NULL;
+}
+
+static JsonObject *find_node(JsonArray *nodes, gint64 node)
+{
+	for (guint i = 0; nodes && i < json_array_get_length(nodes); i++) {
+		JsonObject *n = json_array_get_object_element(nodes, i);
+
+		if (get_int(n, "node", -1) == node)
+			return n;
+	}
+	return NULL;
+}
+
+bool verify_enumeration(struct run_result *r, const struct cb_host *h,
+			JsonObject *en)
+{
+	JsonArray *memdevs = get_array(en, "memdevs");
+	JsonArray *regions = get_array(en, "regions");
+	JsonArray *nodes = get_array(en, "nodes");
+	JsonArray *ports = get_array(en, "ports");
+	guint want = topology_host_memdev_count(h);
+	guint got = memdevs ? json_array_get_length(memdevs) : 0;
+	g_autoptr(GString) missing = g_string_new(NULL);
+	g_autofree char *name = NULL;
+	bool all = true;
+	struct cb_device *d;
+	struct cb_region *reg;
+
+	name = g_strdup_printf("enumeration:%s:memdevs", h->id);
+	cb_foreach(h->devices, struct cb_device, d)
+		if (!serial_listed(memdevs, d->serial))
+			g_string_append_printf(missing, " %s(sn 0x%" G_GINT64_MODIFIER "x)",
+					       d->id, d->serial);
+	all &= result_check(r, name, got == want && !missing->len,
+			    "guest sees %u memdevs, topology has %u%s%s", got, want,
+			    missing->len ? "; missing:" : "", missing->str);
+
+	if (ports) {
+		/* The kernel makes one cxl port per host bridge and per switch. */
+		guint want_ports = h->bridges->len + h->switches->len;
+		guint got_ports = json_array_get_length(ports);
+
+		g_free(name);
+		name = g_strdup_printf("enumeration:%s:ports", h->id);
+		all &= result_check(r, name, got_ports == want_ports,
+				    "guest sees %u CXL ports (host bridges + switches), "
+				    "topology has %u", got_ports, want_ports);
+	}
+
+	cb_foreach(h->regions, struct cb_region, reg) {
+		JsonObject *gr = find_guest_region(regions, reg);
+		gint64 size = get_int(gr, "size", -1);
+
+		g_free(name);
+		name = g_strdup_printf("enumeration:%s:region:%s", h->id, reg->id);
+		if (!gr) {
+			all &= result_check(r, name, false,
+					    "no guest region interleaves the %u devices of %s in order",
+					    reg->devices->len, reg->id);
+			continue;
+		}
+		if (size != (gint64)reg->size) {
+			all &= result_check(r, name, false, "%s is %" G_GINT64_FORMAT
+					    " MiB in the guest, topology wants %" G_GUINT64_FORMAT " MiB",
+					    reg->id, size >> 20, reg->size >> 20);
+			continue;
+		}
+		if (reg->mode == CB_REGION_RAM) {
+			gint64 node = get_int(gr, "node", -1);
+			JsonObject *gn = find_node(nodes, node);
+			gint64 mem = get_int(gn, "mem_bytes", 0);
+
+			/* The kernel may hold back a little for memmap: allow 2%. */
+			all &= result_check(r, name, gn && mem >= (gint64)(reg->size * 0.98),
+					    "%s: %u-way, %" G_GUINT64_FORMAT " MiB, node %" G_GINT64_FORMAT
+					    " with %" G_GINT64_FORMAT " MiB online",
+					    json_object_get_string_member_with_default(gr, "name", "?"),
+					    reg->devices->len, reg->size >> 20, node, mem >> 20);
+		} else {
+			const char *dax = json_object_get_string_member_with_default(gr, "dax", NULL);
+
+			all &= result_check(r, name, dax != NULL,
+					    "%s: %u-way, %" G_GUINT64_FORMAT " MiB, devdax %s",
+					    json_object_get_string_member_with_default(gr, "name", "?"),
+					    reg->devices->len, reg->size >> 20, dax ? dax : "missing");
+		}
+	}
+	return all;
+}
+
+char *verify_region_path(const struct cb_region *reg)
+{
+	g_autofree char *first = NULL;
+	g_autoptr(GString) leaves = g_string_new(NULL);
+	gsize prefix;
+	struct cb_device *d;
+
+	if (!reg->devices->len)
+		return g_strdup("");
+	first = topology_device_path(g_ptr_array_index(reg->devices, 0));
+	prefix = strlen(first);
+	/* Longest common prefix ending at a '/'. */
+	cb_foreach(reg->devices, struct cb_device, d) {
+		g_autofree char *p = topology_device_path(d);
+		gsize i = 0;
+
+		while (i < prefix && p[i] == first[i])
+			i++;
+		prefix = i;
+	}
+	while (prefix > 0 && first[prefix - 1] != '/')
+		prefix--;
+	if (reg->devices->len == 1)
+		return g_strdup(first);
+	cb_foreach(reg->devices, struct cb_device, d) {
+		g_autofree char *p = topology_device_path(d);
+
+		g_string_append_printf(leaves, "%s%s", leaves->len ? "," : "",
+				       p + prefix);
+	}
+	return g_strdup_printf("%.*s{%s}", (int)prefix, first, leaves->str);
+}
+
+void verify_fill_nodes(struct res_host *rh, const struct cb_host *h,
+		       JsonObject *en)
+{
+	JsonArray *nodes = get_array(en, "nodes");
+	JsonArray *regions = get_array(en, "regions");
+	JsonArray *memdevs = get_array(en, "memdevs");
+
+	rh->memdevs = memdevs ? (int)json_array_get_length(memdevs) : 0;
+	for (guint i = 0; nodes && i < json_array_get_length(nodes); i++) {
+		JsonObject *gn = json_array_get_object_element(nodes, i);
+		gint64 mem = get_int(gn, "mem_bytes", 0);
+		struct res_node *n;
+
+		if (mem <= 0)
+			continue;	/* memoryless CFMWS placeholder nodes */
+		n = result_host_add_node(rh, (int)get_int(gn, "node", -1));
+		n->mem_bytes = mem;
+		g_free(n->kind);
+		n->kind = g_strdup("local");
+		g_free(n->path);
+		n->path = g_strdup("local DRAM");
+	}
+	/* Nodes that carry a region are CXL; name them by the topology. */
+	struct cb_region *reg;
+	cb_foreach(h->regions, struct cb_region, reg) {
+		JsonObject *gr = find_guest_region(regions, reg);
+		struct res_node *n;
+
+		if (!gr || reg->mode != CB_REGION_RAM)
+			continue;
+		n = result_host_find_node(rh, (int)get_int(gr, "node", -1));
+		if (!n)
+			continue;
+		g_free(n->kind);
+		n->kind = g_strdup("cxl");
+		g_free(n->path);
+		n->path = verify_region_path(reg);
+		g_free(n->region);
+		n->region = g_strdup(reg->id);
+	}
+}

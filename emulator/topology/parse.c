@@ -1,0 +1,730 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Sections -> objects. Pass 1 reads every section's keys into an object
+ * (so unknown keys are known before any reference is chased); pass 2
+ * resolves names (host, bridge, port, window, devices, pool) in file order.
+ */
+#include "topology_priv.h"
+#include "error.h"
+
+#include <math.h>
+#include <string.h>
+
+#define FAIL(line, ...) topo_fail(error, c->cfg->path, (line), __VA_ARGS__)
+#define MIB(x) ((unsigned long long)((x) / CB_MIB))
+#define ULL(x) ((unsigned long long)(x))
+#define GET(call) do { if (!(call)) return false; } while (0)
+
+static const char *const section_kinds[] = {
+	[TK_HOST] = "host", [TK_BRIDGE] = "bridge", [TK_ROOTPORT] = "rootport",
+	[TK_SWITCH] = "switch", [TK_DEVICE] = "device", [TK_WINDOW] = "window",
+	[TK_REGION] = "region", [TK_POOL] = "pool",
+};
+
+void topo_obj_free(gpointer p)
+{
+	struct topo_obj *o = p;
+
+	g_strfreev(o->list);
+	g_free(o);
+}
+
+static bool valid_width(int w)
+{
+	return w == 1 || w == 2 || w == 4 || w == 8 || w == 16;
+}
+
+static bool valid_speed(double s)
+{
+	static const double ok[] = { 2.5, 5, 8, 16, 32, 64 };
+
+	for (size_t i = 0; i < G_N_ELEMENTS(ok); i++)
+		if (fabs(s - ok[i]) < 1e-9)
+			return true;
+	return false;
+}
+
+bool topo_valid_granularity(uint64_t g)
+{
+	return g >= 256 && g <= 16384 && !(g & (g - 1));
+}
+
+static bool get_capacity(struct topo_ctx *c, struct cfg_section *s,
+			 const char *key, uint64_t def, uint64_t *out,
+			 GError **error)
+{
+	GET(cfg_get_size(c->cfg, s, key, def, out, error));
+	if (!*out || *out % CB_CAPACITY_UNIT)
+		return FAIL(topo_key_line(s, key),
+			    "%s: %llu MiB is not a multiple of "
+			    "256 MiB (CXL decoders map 256 MiB units); use e.g. "
+			    "256M, 512M, 1G", key, MIB(*out));
+	return true;
+}
+
+static bool get_granularity(struct topo_ctx *c, struct cfg_section *s,
+			    uint32_t def, uint32_t *out, GError **error)
+{
+	uint64_t g;
+
+	GET(cfg_get_size(c->cfg, s, "granularity", def, &g, error));
+	if (!topo_valid_granularity(g))
+		return FAIL(topo_key_line(s, "granularity"),
+			    "granularity: %llu bytes is not "
+			    "a power of two from 256 to 16K; use 256, 512, 1K, "
+			    "2K, 4K, 8K or 16K", ULL(g));
+	*out = g;
+	return true;
+}
+
+static bool get_int(struct topo_ctx *c, struct cfg_section *s, const char *key,
+		    int def, int min, int max, int *out, GError **error)
+{
+	uint64_t v;
+
+	GET(cfg_get_u64(c->cfg, s, key, def, &v, error));
+	if (v < (uint64_t)min || v > (uint64_t)max)
+		return FAIL(topo_key_line(s, key), "%s: %llu"
+			    " is out of range; use %d to %d", key, ULL(v), min, max);
+	*out = v;
+	return true;
+}
+
+/* link-width, link-speed, link-latency-ns, link-gbps: the link above. */
+static bool get_link(struct topo_ctx *c, struct cfg_section *s, int def_width,
+		     struct cb_link *l, GError **error)
+{
+	double g;
+
+	GET(get_int(c, s, "link-width", def_width, 1, 16, &l->width, error));
+	if (!valid_width(l->width))
+		return FAIL(topo_key_line(s, "link-width"),
+			    "link-width: x%d is not a CXL link width; use 1, 2, "
+			    "4, 8 or 16", l->width);
+	GET(cfg_get_double(c->cfg, s, "link-speed", TOPO_DEF_LINK_SPEED,
+			   &l->speed_gts, error));
+	if (!valid_speed(l->speed_gts))
+		return FAIL(topo_key_line(s, "link-speed"),
+			    "link-speed: %g GT/s is not a PCIe rate; use 2.5, "
+			    "5, 8, 16, 32 or 64", l->speed_gts);
+	GET(cfg_get_double(c->cfg, s, "link-latency-ns", TOPO_DEF_LINK_LAT,
+			   &l->latency_ns, error));
+	GET(cfg_get_double(c->cfg, s, "link-gbps", 0, &g, error));
+	l->gbps = g > 0 ? g : topo_link_derived_gbps(l->width, l->speed_gts);
+	return true;
+}
+
+static bool parse_host(struct topo_ctx *c, struct topo_obj *o, GError **error)
+{
+	struct cfg_section *s = o->sec;
+	struct cb_host *h = g_new0(struct cb_host, 1);
+	uint64_t v;
+
+	h->id = g_strdup(s->name);
+	h->src = (struct cb_src){ c->t->file, s->line };
+	h->index = c->t->hosts->len;
+	h->bridges = g_ptr_array_new();
+	h->windows = g_ptr_array_new();
+	h->regions = g_ptr_array_new();
+	h->devices = g_ptr_array_new();
+	h->switches = g_ptr_array_new();
+	g_ptr_array_add(c->t->hosts, h);
+	o->obj = h;
+
+	GET(get_int(c, s, "cpus", TOPO_DEF_CPUS, 1, 64, &h->cpus, error));
+	GET(cfg_get_size(c->cfg, s, "memory", TOPO_DEF_HOST_MEMORY, &h->memory,
+			 error));
+	if (h->memory < 128 * CB_MIB || h->memory % CB_MIB)
+		return FAIL(topo_key_line(s, "memory"),
+			    "memory: use a whole number of MiB, at least 128M "
+			    "(e.g. 1G)");
+	GET(cfg_get_double(c->cfg, s, "dram-read-latency-ns",
+			   TOPO_DEF_DRAM_RLAT, &h->local.read_latency_ns, error));
+	GET(cfg_get_double(c->cfg, s, "dram-write-latency-ns",
+			   h->local.read_latency_ns, &h->local.write_latency_ns,
+			   error));
+	GET(cfg_get_double(c->cfg, s, "dram-read-gbps", TOPO_DEF_DRAM_RGBPS,
+			   &h->local.read_gbps, error));
+	GET(cfg_get_double(c->cfg, s, "dram-write-gbps", TOPO_DEF_DRAM_WGBPS,
+			   &h->local.write_gbps, error));
+	GET(cfg_get_size(c->cfg, s, "l1", 48 * 1024, &h->cache.l1_bytes, error));
+	GET(cfg_get_size(c->cfg, s, "l2", 2 * CB_MIB, &h->cache.l2_bytes, error));
+	GET(cfg_get_size(c->cfg, s, "llc", 32 * CB_MIB, &h->cache.llc_bytes,
+			 error));
+	GET(cfg_get_u64(c->cfg, s, "cache-line", 64, &v, error));
+	if (v < 16 || v > 256 || (v & (v - 1)))
+		return FAIL(topo_key_line(s, "cache-line"),
+			    "cache-line: use a power of two from 16 to 256");
+	h->cache.line_bytes = v;
+	GET(get_int(c, s, "max-outstanding-misses", 10, 1, 256,
+		    &h->cache.max_outstanding_misses, error));
+	return true;
+}
+
+static bool parse_bridge(struct topo_ctx *c, struct topo_obj *o, GError **error)
+{
+	struct cfg_section *s = o->sec;
+	struct cb_bridge *b = g_new0(struct cb_bridge, 1);
+
+	b->id = g_strdup(s->name);
+	b->src = (struct cb_src){ c->t->file, s->line };
+	b->rootports = g_ptr_array_new();
+	g_ptr_array_add(c->t->bridges, b);
+	o->obj = b;
+	o->ref = cfg_get_string(c->cfg, s, "host", NULL);
+	GET(cfg_get_double(c->cfg, s, "latency-ns", TOPO_DEF_BRIDGE_LAT,
+			   &b->latency_ns, error));
+	return true;
+}
+
+static bool parse_rootport(struct topo_ctx *c, struct topo_obj *o,
+			   GError **error)
+{
+	struct cfg_section *s = o->sec;
+	struct cb_port *p = g_new0(struct cb_port, 1);
+
+	p->id = g_strdup(s->name);
+	p->src = (struct cb_src){ c->t->file, s->line };
+	p->kind = CB_PORT_ROOT;
+	g_ptr_array_add(c->t->ports, p);
+	o->obj = p;
+	o->ref = cfg_get_string(c->cfg, s, "bridge", NULL);
+	GET(cfg_get_bool(c->cfg, s, "hotplug", false, &p->hotplug, error));
+	return true;
+}
+
+static bool parse_switch(struct topo_ctx *c, struct topo_obj *o, GError **error)
+{
+	struct cfg_section *s = o->sec;
+	struct cb_switch *sw = g_new0(struct cb_switch, 1);
+	bool hotplug;
+
+	sw->id = g_strdup(s->name);
+	sw->src = (struct cb_src){ c->t->file, s->line };
+	g_ptr_array_add(c->t->switches, sw);
+	o->obj = sw;
+	o->ref = cfg_get_string(c->cfg, s, "port", NULL);
+	GET(get_int(c, s, "ports", TOPO_DEF_SWITCH_PORTS, 1,
+		    TOPO_MAX_SWITCH_PORTS, &sw->nports, error));
+	GET(cfg_get_double(c->cfg, s, "latency-ns", TOPO_DEF_SWITCH_LAT,
+			   &sw->latency_ns, error));
+	GET(get_link(c, s, TOPO_DEF_LINK_WIDTH, &sw->link, error));
+	GET(cfg_get_bool(c->cfg, s, "hotplug", false, &hotplug, error));
+	sw->ports = g_new0(struct cb_port *, sw->nports);
+	for (int i = 0; i < sw->nports; i++) {
+		struct cb_port *p = g_new0(struct cb_port, 1);
+
+		p->id = g_strdup_printf("%s.p%d", sw->id, i);
+		p->src = sw->src;
+		p->kind = CB_PORT_DOWNSTREAM;
+		p->number = i;
+		p->parent_switch = sw;
+		p->hotplug = hotplug;
+		sw->ports[i] = p;
+		g_ptr_array_add(c->t->ports, p);
+		if (g_hash_table_contains(c->ids, p->id))
+			return FAIL(s->line, "switch port id '%s' clashes with "
+				    "another section's name; rename one", p->id);
+	}
+	return true;
+}
+
+static bool parse_device(struct topo_ctx *c, struct topo_obj *o, GError **error)
+{
+	struct cfg_section *s = o->sec;
+	struct cb_device *d = g_new0(struct cb_device, 1);
+	const char *type;
+
+	d->id = g_strdup(s->name);
+	d->src = (struct cb_src){ c->t->file, s->line };
+	g_ptr_array_add(c->t->devices, d);
+	o->obj = d;
+	o->ref = cfg_get_string(c->cfg, s, "port", NULL);
+	o->ref2 = cfg_get_string(c->cfg, s, "pool", NULL);
+	type = cfg_get_string(c->cfg, s, "type", "volatile");
+	if (!strcmp(type, "persistent"))
+		d->persistent = true;
+	else if (strcmp(type, "volatile"))
+		return FAIL(topo_key_line(s, "type"), "type: '%s' is not a "
+			    "device type; use volatile or persistent", type);
+	GET(get_capacity(c, s, "size", CB_CAPACITY_UNIT, &d->size, error));
+	GET(cfg_get_u64(c->cfg, s, "serial", 0, &d->serial, error));
+	if (cfg_section_find(s, "serial") && !d->serial)
+		return FAIL(topo_key_line(s, "serial"),
+			    "serial: 0 is reserved; use a non-zero number or "
+			    "leave serial out to have one assigned");
+	GET(cfg_get_double(c->cfg, s, "read-latency-ns", TOPO_DEF_DEV_RLAT,
+			   &d->perf.read_latency_ns, error));
+	GET(cfg_get_double(c->cfg, s, "write-latency-ns", TOPO_DEF_DEV_WLAT,
+			   &d->perf.write_latency_ns, error));
+	GET(cfg_get_double(c->cfg, s, "read-gbps", TOPO_DEF_DEV_RGBPS,
+			   &d->perf.read_gbps, error));
+	GET(cfg_get_double(c->cfg, s, "write-gbps", TOPO_DEF_DEV_WGBPS,
+			   &d->perf.write_gbps, error));
+	GET(cfg_get_size(c->cfg, s, "pool-offset", 0, &d->pool_offset, error));
+	if (cfg_section_find(s, "pool-offset") && !o->ref2)
+		return FAIL(topo_key_line(s, "pool-offset"),
+			    "pool-offset only makes sense with pool = POOL");
+	if (d->pool_offset % CB_CAPACITY_UNIT)
+		return FAIL(topo_key_line(s, "pool-offset"),
+			    "pool-offset: use a multiple of 256M");
+	GET(get_link(c, s, TOPO_DEF_DEV_LINK_WIDTH, &d->link, error));
+	return true;
+}
+
+static bool parse_window(struct topo_ctx *c, struct topo_obj *o, GError **error)
+{
+	struct cfg_section *s = o->sec;
+	struct cb_window *w = g_new0(struct cb_window, 1);
+
+	w->id = g_strdup(s->name);
+	w->src = (struct cb_src){ c->t->file, s->line };
+	w->bridges = g_ptr_array_new();
+	g_ptr_array_add(c->t->windows, w);
+	o->obj = w;
+	o->ref = cfg_get_string(c->cfg, s, "host", NULL);
+	o->list = cfg_get_list(c->cfg, s, "targets");
+	GET(get_capacity(c, s, "size", 4 * CB_GIB, &w->size, error));
+	GET(get_granularity(c, s, TOPO_DEF_GRANULARITY, &w->granularity, error));
+	return true;
+}
+
+static bool parse_region(struct topo_ctx *c, struct topo_obj *o, GError **error)
+{
+	struct cfg_section *s = o->sec;
+	struct cb_region *r = g_new0(struct cb_region, 1);
+	const char *mode;
+
+	r->id = g_strdup(s->name);
+	r->src = (struct cb_src){ c->t->file, s->line };
+	r->devices = g_ptr_array_new();
+	g_ptr_array_add(c->t->regions, r);
+	o->obj = r;
+	o->ref = cfg_get_string(c->cfg, s, "window", NULL);
+	o->list = cfg_get_list(c->cfg, s, "devices");
+	/* 0: take the window's granularity once it is known. */
+	if (cfg_section_find(s, "granularity"))
+		GET(get_granularity(c, s, 0, &r->granularity, error));
+	mode = cfg_get_string(c->cfg, s, "mode", "ram");
+	if (!strcmp(mode, "devdax"))
+		r->mode = CB_REGION_DEVDAX;
+	else if (strcmp(mode, "ram"))
+		return FAIL(topo_key_line(s, "mode"), "mode: '%s' is not a "
+			    "region mode; use ram or devdax", mode);
+	return true;
+}
+
+static bool parse_pool(struct topo_ctx *c, struct topo_obj *o, GError **error)
+{
+	struct cfg_section *s = o->sec;
+	struct cb_pool *p = g_new0(struct cb_pool, 1);
+	const char *type, *file;
+
+	p->id = g_strdup(s->name);
+	p->src = (struct cb_src){ c->t->file, s->line };
+	p->devices = g_ptr_array_new();
+	g_ptr_array_add(c->t->pools, p);
+	o->obj = p;
+	GET(get_capacity(c, s, "size", CB_CAPACITY_UNIT, &p->size, error));
+	if (!cfg_section_find(s, "size"))
+		return FAIL(s->line, "[pool %s] needs size = (e.g. 256M)",
+			    p->id);
+	type = cfg_get_string(c->cfg, s, "type", "volatile");
+	if (!strcmp(type, "persistent"))
+		p->persistent = true;
+	else if (strcmp(type, "volatile"))
+		return FAIL(topo_key_line(s, "type"), "type: '%s' is not a "
+			    "pool type; use volatile or persistent", type);
+	file = cfg_get_string(c->cfg, s, "file", NULL);
+	p->file = file && *file ? g_strdup(file) : NULL;
+	GET(cfg_get_bool(c->cfg, s, "shared", true, &p->shared, error));
+	return true;
+}
+
+static bool parse_topology(struct topo_ctx *c, struct cfg_section *s,
+			   GError **error)
+{
+	g_autofree char *base = NULL;
+	const char *name;
+
+	if (c->t->name)
+		return FAIL(s->line, "[topology] given twice; keep one");
+	if (s->name)
+		return FAIL(s->line, "[topology] takes no name; write "
+			    "'name = %s' inside it", s->name);
+	base = g_path_get_basename(c->t->file);
+	if (g_str_has_suffix(base, ".topo"))
+		base[strlen(base) - 5] = '\0';
+	name = cfg_get_string(c->cfg, s, "name", base);
+	c->t->name = g_strdup(name);
+	c->t->description = g_strdup(cfg_get_string(c->cfg, s, "description",
+						    ""));
+	return true;
+}
+
+typedef bool (*parse_fn)(struct topo_ctx *, struct topo_obj *, GError **);
+static const parse_fn parsers[] = {
+	[TK_HOST] = parse_host, [TK_BRIDGE] = parse_bridge,
+	[TK_ROOTPORT] = parse_rootport, [TK_SWITCH] = parse_switch,
+	[TK_DEVICE] = parse_device, [TK_WINDOW] = parse_window,
+	[TK_REGION] = parse_region, [TK_POOL] = parse_pool,
+};
+
+static bool read_section(struct topo_ctx *c, struct cfg_section *s,
+			 GError **error)
+{
+	struct topo_obj *o, *prev;
+	int k;
+
+	if (!strcmp(s->kind, "topology"))
+		return parse_topology(c, s, error);
+	for (k = 0; k < (int)G_N_ELEMENTS(section_kinds); k++)
+		if (!strcmp(s->kind, section_kinds[k]))
+			break;
+	if (k == (int)G_N_ELEMENTS(section_kinds))
+		return FAIL(s->line, "unknown section [%s]; known: topology, "
+			    "host, bridge, rootport, switch, device, window, "
+			    "region, pool", s->kind);
+	if (!s->name)
+		return FAIL(s->line, "[%s] needs a name: [%s NAME]", s->kind,
+			    s->kind);
+	prev = g_hash_table_lookup(c->ids, s->name);
+	if (prev)
+		return FAIL(s->line, "'%s' is already the name of [%s %s] at "
+			    "line %d; names must be unique across sections",
+			    s->name, prev->sec->kind, prev->sec->name,
+			    prev->sec->line);
+	if (strchr(s->name, '.'))
+		return FAIL(s->line, "name '%s' has a '.'; the dot is kept for "
+			    "switch ports (sw0.p1): rename it", s->name);
+	o = g_new0(struct topo_obj, 1);
+	o->kind = k;
+	o->sec = s;
+	g_ptr_array_add(c->objs, o);
+	g_hash_table_insert(c->ids, s->name, o);
+	return parsers[k](c, o, error);
+}
+
+static bool check_unknown_keys(struct topo_ctx *c, GError **error)
+{
+	struct cfg_section *s;
+
+	cb_foreach(c->cfg->sections, struct cfg_section, s) {
+		struct cfg_entry *e = cfg_section_first_unused(s);
+
+		if (e)
+			return FAIL(e->line, "unknown key '%s' in [%s%s%s]; "
+				    "docs/topology.md lists the keys of each "
+				    "section", e->key, s->kind,
+				    s->name ? " " : "", s->name ? s->name : "");
+	}
+	return true;
+}
+
+/* The one object of KIND when REF is absent and there is exactly one. */
+static struct topo_obj *resolve(struct topo_ctx *c, struct topo_obj *o,
+				const char *key, const char *ref,
+				enum topo_kind kind, GError **error)
+{
+	struct topo_obj *t;
+
+	if (!ref) {
+		struct topo_obj *only = NULL, *x;
+		int n = 0;
+
+		cb_foreach(c->objs, struct topo_obj, x)
+			if (x->kind == kind) {
+				only = x;
+				n++;
+			}
+		if (n == 1)
+			return only;
+		g_autofree char *up = g_ascii_strup(topo_kind_name(kind), -1);
+
+		FAIL(o->sec->line, "[%s %s] needs %s = %s%s", o->sec->kind,
+		     o->sec->name, key, up, n ? " (there is more than one "
+		     "to choose from)" : " (and none is defined)");
+		return NULL;
+	}
+	t = g_hash_table_lookup(c->ids, ref);
+	if (!t || t->kind != kind) {
+		FAIL(topo_key_line(o->sec, key), "%s: no [%s %s] in this file%s",
+		     key, topo_kind_name(kind), ref,
+		     t ? " (that name is a different kind of section)" : "");
+		return NULL;
+	}
+	return t;
+}
+
+static bool plug(struct topo_ctx *c, struct topo_obj *o, struct cb_port *p,
+		 GError **error)
+{
+	if (p->child_kind != CB_NODE_NONE) {
+		const char *who = p->child_kind == CB_NODE_SWITCH ?
+			p->child.sw->id : p->child.dev->id;
+		int line = p->child_kind == CB_NODE_SWITCH ?
+			p->child.sw->src.line : p->child.dev->src.line;
+
+		return FAIL(topo_key_line(o->sec, "port"), "port: %s is already "
+			    "used by %s (line %d); one switch or device per "
+			    "port: pick a free port", p->id, who, line);
+	}
+	if (o->kind == TK_SWITCH) {
+		struct cb_switch *sw = o->obj;
+
+		p->child_kind = CB_NODE_SWITCH;
+		p->child.sw = sw;
+		sw->upstream = p;
+	} else {
+		struct cb_device *d = o->obj;
+
+		p->child_kind = CB_NODE_DEVICE;
+		p->child.dev = d;
+		d->port = p;
+	}
+	return true;
+}
+
+/* port = ROOTPORT | SWITCH (next free downstream port) | SWITCH.pN */
+static bool place(struct topo_ctx *c, struct topo_obj *o, GError **error)
+{
+	struct topo_obj *t;
+	int line = topo_key_line(o->sec, "port");
+
+	if (!o->ref)
+		return FAIL(o->sec->line, "[%s %s] needs port = ROOTPORT or "
+			    "SWITCH (where it plugs in)", o->sec->kind,
+			    o->sec->name);
+	t = g_hash_table_lookup(c->ids, o->ref);
+	if (t && t->kind == TK_ROOTPORT)
+		return plug(c, o, t->obj, error);
+	if (t && t->kind == TK_SWITCH) {
+		struct cb_switch *sw = t->obj;
+
+		if (t == o)
+			return FAIL(line, "port: a switch cannot plug into "
+				    "itself");
+		for (int i = 0; i < sw->nports; i++)
+			if (sw->ports[i]->child_kind == CB_NODE_NONE)
+				return plug(c, o, sw->ports[i], error);
+		return FAIL(line, "port: switch %s has %d downstream ports and "
+			    "all are taken; raise 'ports' in [switch %s] (line "
+			    "%d, at most %d) or add a switch", sw->id,
+			    sw->nports, sw->id, sw->src.line,
+			    TOPO_MAX_SWITCH_PORTS);
+	}
+	if (!t && strchr(o->ref, '.')) {
+		struct cb_port *p = topology_find_port(c->t, o->ref);
+		g_autofree char *swname = g_strndup(o->ref,
+					strchr(o->ref, '.') - o->ref);
+		struct topo_obj *s = g_hash_table_lookup(c->ids, swname);
+
+		if (p && p->kind == CB_PORT_DOWNSTREAM) {
+			if (p->parent_switch == o->obj)
+				return FAIL(line, "port: a switch cannot plug "
+					    "into itself");
+			return plug(c, o, p, error);
+		}
+		if (s && s->kind == TK_SWITCH) {
+			struct cb_switch *sw = s->obj;
+
+			return FAIL(line, "port: switch %s has no port '%s'; its "
+				    "ports are %s.p0 to %s.p%d (ports = %d)",
+				    sw->id, o->ref, sw->id, sw->id,
+				    sw->nports - 1, sw->nports);
+		}
+	}
+	return FAIL(line, "port: no root port or switch named '%s'; use the "
+		    "name of a [rootport] or [switch] section, or SWITCH.pN",
+		    o->ref);
+}
+
+/* Bridge, host and level of a switch, walking up; catches loops. */
+static bool settle_switch(struct topo_ctx *c, struct cb_switch *sw,
+			  struct cb_switch *origin, int depth, GError **error)
+{
+	struct cb_port *up = sw->upstream;
+
+	if (sw->host)
+		return true;
+	if (depth > (int)c->t->switches->len)
+		return FAIL(origin->src.line, "switch %s is part of a loop of "
+			    "switches plugged into each other; one of them "
+			    "must plug into a root port", origin->id);
+	if (up->kind == CB_PORT_DOWNSTREAM) {
+		GET(settle_switch(c, up->parent_switch, origin, depth + 1,
+				  error));
+		up->bridge = up->parent_switch->upstream->bridge;
+		sw->level = up->parent_switch->level + 1;
+	} else {
+		sw->level = 1;
+	}
+	sw->host = up->bridge->host;
+	for (int i = 0; i < sw->nports; i++)
+		sw->ports[i]->bridge = up->bridge;
+	return true;
+}
+
+static bool resolve_all(struct topo_ctx *c, GError **error)
+{
+	struct topo_obj *o, *t;
+	GHashTable *seen;
+
+	if (!c->t->hosts->len)
+		return FAIL(1, "no [host NAME] section; every topology needs at "
+			    "least one host");
+	/* Bridges, root ports: in order so rootport numbers follow the file. */
+	cb_foreach(c->objs, struct topo_obj, o) {
+		if (o->kind == TK_BRIDGE) {
+			struct cb_bridge *b = o->obj;
+
+			t = resolve(c, o, "host", o->ref, TK_HOST, error);
+			if (!t)
+				return false;
+			b->host = t->obj;
+			g_ptr_array_add(b->host->bridges, b);
+		} else if (o->kind == TK_ROOTPORT) {
+			struct cb_port *p = o->obj;
+
+			t = resolve(c, o, "bridge", o->ref, TK_BRIDGE,
+				    error);
+			if (!t)
+				return false;
+			p->bridge = t->obj;
+			p->number = p->bridge->rootports->len;
+			if (p->number >= TOPO_MAX_ROOTPORTS)
+				return FAIL(o->sec->line, "bridge %s already has "
+					    "%d root ports (the most it can "
+					    "take); add another [bridge]",
+					    p->bridge->id, TOPO_MAX_ROOTPORTS);
+			g_ptr_array_add(p->bridge->rootports, p);
+		}
+	}
+	cb_foreach(c->objs, struct topo_obj, o)
+		if (o->kind == TK_SWITCH || o->kind == TK_DEVICE)
+			GET(place(c, o, error));
+	cb_foreach(c->objs, struct topo_obj, o)
+		if (o->kind == TK_SWITCH) {
+			struct cb_switch *sw = o->obj;
+
+			GET(settle_switch(c, sw, sw, 0, error));
+			g_ptr_array_add(sw->host->switches, sw);
+		}
+	cb_foreach(c->objs, struct topo_obj, o) {
+		if (o->kind == TK_DEVICE) {
+			struct cb_device *d = o->obj;
+
+			d->host = d->port->bridge->host;
+			g_ptr_array_add(d->host->devices, d);
+			if (o->ref2) {
+				t = resolve(c, o, "pool", o->ref2, TK_POOL,
+					    error);
+				if (!t)
+					return false;
+				d->pool = t->obj;
+				g_ptr_array_add(d->pool->devices, d);
+			}
+		}
+	}
+	seen = g_hash_table_new(g_direct_hash, g_direct_equal);
+	cb_foreach(c->objs, struct topo_obj, o) {
+		if (o->kind == TK_WINDOW) {
+			struct cb_window *w = o->obj;
+
+			t = resolve(c, o, "host", o->ref, TK_HOST, error);
+			if (!t)
+				goto fail;
+			w->host = t->obj;
+			w->index = w->host->windows->len;
+			g_ptr_array_add(w->host->windows, w);
+			if (!w->host->bridges->len) {
+				FAIL(o->sec->line, "window %s is on host %s, "
+				     "which has no [bridge]; add a [bridge] "
+				     "with host = %s for the window to target",
+				     w->id, w->host->id, w->host->id);
+				goto fail;
+			}
+			if (!o->list || !o->list[0]) {
+				/* Default: every bridge of the host, in order. */
+				struct cb_bridge *b;
+
+				cb_foreach(w->host->bridges, struct cb_bridge, b)
+					g_ptr_array_add(w->bridges, b);
+				continue;
+			}
+			g_hash_table_remove_all(seen);
+			for (int i = 0; o->list[i]; i++) {
+				struct cb_bridge *b;
+
+				t = resolve(c, o, "targets", o->list[i],
+					    TK_BRIDGE, error);
+				if (!t)
+					goto fail;
+				b = t->obj;
+				if (b->host != w->host) {
+					FAIL(topo_key_line(o->sec, "targets"),
+					     "targets: bridge %s belongs to "
+					     "host %s, window %s to host %s; a "
+					     "window targets its own host's "
+					     "bridges", b->id, b->host->id,
+					     w->id, w->host->id);
+					goto fail;
+				}
+				if (!g_hash_table_add(seen, b)) {
+					FAIL(topo_key_line(o->sec, "targets"),
+					     "targets: bridge %s is listed "
+					     "twice; list each once", b->id);
+					goto fail;
+				}
+				g_ptr_array_add(w->bridges, b);
+			}
+		} else if (o->kind == TK_REGION) {
+			struct cb_region *r = o->obj;
+
+			t = resolve(c, o, "window", o->ref, TK_WINDOW,
+				    error);
+			if (!t)
+				goto fail;
+			r->window = t->obj;
+			if (!r->granularity)
+				r->granularity = r->window->granularity;
+			g_ptr_array_add(r->window->host->regions, r);
+			if (!o->list || !o->list[0]) {
+				FAIL(o->sec->line, "[region %s] needs devices "
+				     "= DEVICE... (in interleave order)",
+				     r->id);
+				goto fail;
+			}
+			for (int i = 0; o->list[i]; i++) {
+				t = resolve(c, o, "devices", o->list[i],
+					    TK_DEVICE, error);
+				if (!t)
+					goto fail;
+				g_ptr_array_add(r->devices, t->obj);
+			}
+		}
+	}
+	g_hash_table_unref(seen);
+	return true;
+fail:
+	g_hash_table_unref(seen);
+	return false;
+}
+
+bool topo_parse_sections(struct topo_ctx *c, GError **error)
+{
+	struct cfg_section *s;
+
+	cb_foreach(c->cfg->sections, struct cfg_section, s)
+		GET(read_section(c, s, error));
+	if (!c->t->name) {
+		g_autofree char *base = g_path_get_basename(c->t->file);
+
+		if (g_str_has_suffix(base, ".topo"))
+			base[strlen(base) - 5] = '\0';
+		c->t->name = g_strdup(base);
+		c->t->description = g_strdup("");
+	}
+	GET(check_unknown_keys(c, error));
+	return resolve_all(c, error);
+}

@@ -1,0 +1,227 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The fabric graph: what a topology file describes, parsed and validated.
+ *
+ * Objects are plain read-only structs once topology_load() returns; walk
+ * them with the foreach macros and find them with topology_find_*().
+ * Every object remembers where it was defined (file, line) so later stages
+ * (run-time enumeration checks, reports) can point at the topology.
+ *
+ * The shape (see docs/topology.md):
+ *   host -> bridge (pxb-cxl) -> rootport (cxl-rp) -> switch | device
+ *   switch -> downstream ports -> switch | device       (cascades allowed)
+ *   window (CFMW) on a host targets bridges; region interleaves devices
+ *   under a window; pool = one backing file shared by devices of several
+ *   hosts (each host's QEMU maps the same bytes).
+ */
+#ifndef CXLBED_TOPOLOGY_H
+#define CXLBED_TOPOLOGY_H
+
+#include <glib.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#define CB_MIB (1024ull * 1024)
+#define CB_GIB (1024ull * CB_MIB)
+/* CXL HDM decoders and QEMU's type-3 device work in 256 MiB units. */
+#define CB_CAPACITY_UNIT (256ull * CB_MIB)
+
+struct cb_src {
+	const char *file;	/* owned by the topology */
+	int line;
+};
+
+/* Performance of a memory (local DRAM or a type-3 device's media). */
+struct cb_mem_perf {
+	double read_latency_ns;
+	double write_latency_ns;
+	double read_gbps;
+	double write_gbps;
+};
+
+/* A link between a port and what hangs below it (PCIe/CXL). */
+struct cb_link {
+	int width;		/* lanes: 1, 2, 4, 8, 16 */
+	double speed_gts;	/* 2.5 .. 64 GT/s */
+	double latency_ns;	/* one traversal, both directions */
+	double gbps;		/* usable bandwidth per direction; derived
+				 * from width x speed when not given */
+	/* Per-host caps on a shared link (QoS), GB/s; 0 = none. */
+	GHashTable *host_caps_gbps;	/* host id -> double* */
+};
+
+/* Cache sizes the timing model puts in front of memory. */
+struct cb_cache_cfg {
+	uint64_t l1_bytes, l2_bytes, llc_bytes;	/* l1/l2 per vCPU, llc per host */
+	int line_bytes;
+	int max_outstanding_misses;		/* per vCPU */
+};
+
+enum cb_port_kind { CB_PORT_ROOT, CB_PORT_DOWNSTREAM };
+enum cb_node_kind { CB_NODE_NONE, CB_NODE_SWITCH, CB_NODE_DEVICE };
+enum cb_region_mode { CB_REGION_RAM, CB_REGION_DEVDAX };
+
+struct cb_host;
+struct cb_bridge;
+struct cb_switch;
+struct cb_device;
+struct cb_pool;
+
+/* A root port or a switch downstream port: where a switch or device plugs in. */
+struct cb_port {
+	char *id;		/* "rp0" or "sw0.p2" (switch ports are generated) */
+	struct cb_src src;
+	enum cb_port_kind kind;
+	int number;		/* port number on its bridge / switch */
+	struct cb_bridge *bridge;	/* always set: the bridge above */
+	struct cb_switch *parent_switch;	/* downstream ports only */
+	bool hotplug;		/* may be empty at boot, filled at run time */
+	enum cb_node_kind child_kind;
+	union {
+		struct cb_switch *sw;
+		struct cb_device *dev;
+	} child;
+	int chassis, slot;	/* unique per host, for QEMU */
+};
+
+struct cb_switch {
+	char *id;
+	struct cb_src src;
+	struct cb_host *host;
+	struct cb_port *upstream;	/* the port it plugs into */
+	struct cb_link link;	/* link above it */
+	double latency_ns;	/* one traversal of the switch */
+	int nports;
+	struct cb_port **ports;	/* downstream ports [nports] */
+	int level;		/* 1 = directly under a root port */
+};
+
+struct cb_device {
+	char *id;
+	struct cb_src src;
+	struct cb_host *host;
+	struct cb_port *port;	/* the port it plugs into */
+	struct cb_link link;	/* link above it */
+	bool persistent;
+	uint64_t size;
+	uint64_t serial;	/* unique across the topology */
+	struct cb_mem_perf perf;	/* media latency/bandwidth */
+	struct cb_pool *pool;	/* NULL: private RAM backing */
+	uint64_t pool_offset;	/* slice of the pool file */
+};
+
+struct cb_bridge {
+	char *id;
+	struct cb_src src;
+	struct cb_host *host;
+	int bus_nr;		/* PCI bus number the pxb-cxl takes */
+	double latency_ns;	/* host bridge traversal */
+	GPtrArray *rootports;	/* struct cb_port * */
+};
+
+struct cb_window {
+	char *id;
+	struct cb_src src;
+	struct cb_host *host;
+	int index;		/* position among the host's windows: cxl-fmw.N,
+				 * and the guest's root decoder decoder0.N */
+	uint64_t size;
+	uint32_t granularity;	/* bytes; host-bridge interleave granularity */
+	GPtrArray *bridges;	/* struct cb_bridge *: the targets, in order */
+};
+
+struct cb_region {
+	char *id;
+	struct cb_src src;
+	struct cb_window *window;
+	enum cb_region_mode mode;
+	uint32_t granularity;	/* bytes */
+	GPtrArray *devices;	/* struct cb_device *: interleave order */
+	uint64_t size;		/* ways x per-device capacity used */
+};
+
+struct cb_pool {
+	char *id;
+	struct cb_src src;
+	uint64_t size;
+	bool persistent;
+	char *file;		/* backing file; NULL: the run creates one */
+	GPtrArray *devices;	/* struct cb_device *: one per attached host */
+	bool shared;		/* devices map the same bytes (default); off:
+				 * each device gets its own slice */
+};
+
+struct cb_host {
+	char *id;
+	struct cb_src src;
+	int index;		/* position in the file: 0, 1, ... */
+	int cpus;
+	uint64_t memory;	/* local DRAM */
+	struct cb_mem_perf local;	/* local DRAM performance */
+	struct cb_cache_cfg cache;
+	GPtrArray *bridges;	/* struct cb_bridge * */
+	GPtrArray *windows;	/* struct cb_window * */
+	GPtrArray *regions;	/* struct cb_region * */
+	GPtrArray *devices;	/* struct cb_device *: every device under it */
+	GPtrArray *switches;	/* struct cb_switch * */
+};
+
+struct cb_topology {
+	char *file;
+	char *name;		/* [topology] name = ..., else file basename */
+	char *description;
+	GPtrArray *hosts;	/* struct cb_host *, file order */
+	GPtrArray *bridges, *ports, *switches, *devices, *windows, *regions,
+		*pools;
+};
+
+/*
+ * Load and validate. On any problem: NULL and *error (CXLBED_ERROR_INPUT)
+ * whose message starts "FILE:LINE: " and says what would fix it.
+ */
+struct cb_topology *topology_load(const char *path, GError **error);
+struct cb_topology *topology_parse(const char *path, const char *text,
+				   GError **error);
+void topology_free(struct cb_topology *t);
+typedef struct cb_topology cb_topology;
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(cb_topology, topology_free)
+
+struct cb_host *topology_find_host(const struct cb_topology *t, const char *id);
+struct cb_device *topology_find_device(const struct cb_topology *t,
+				       const char *id);
+struct cb_bridge *topology_find_bridge(const struct cb_topology *t,
+				       const char *id);
+struct cb_port *topology_find_port(const struct cb_topology *t, const char *id);
+struct cb_switch *topology_find_switch(const struct cb_topology *t,
+				       const char *id);
+struct cb_window *topology_find_window(const struct cb_topology *t,
+				       const char *id);
+struct cb_region *topology_find_region(const struct cb_topology *t,
+				       const char *id);
+struct cb_pool *topology_find_pool(const struct cb_topology *t, const char *id);
+
+/* The host bridge a device or switch sits under. */
+struct cb_bridge *topology_device_bridge(const struct cb_device *d);
+
+/* Region a device belongs to, or NULL. */
+struct cb_region *topology_device_region(const struct cb_topology *t,
+					 const struct cb_device *d);
+
+/*
+ * The path from a host to a device, top down: bridge, root port, each
+ * switch level, the device. Written as "hb0/rp0/sw0/sw1/mem0".
+ */
+char *topology_device_path(const struct cb_device *d);
+int topology_device_switch_levels(const struct cb_device *d);
+
+/* Device-level totals the guest should see for a host. */
+guint topology_host_memdev_count(const struct cb_host *h);
+uint64_t topology_host_cxl_ram_bytes(const struct cb_host *h); /* RAM regions */
+
+#define cb_foreach(arr, type, var) \
+	for (guint var##_i_ = 0; \
+	     (arr) && var##_i_ < (arr)->len && \
+	     ((var) = (type *)g_ptr_array_index((arr), var##_i_), 1); \
+	     var##_i_++)
+
+#endif

@@ -1,0 +1,303 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Cross-object rules: what the kernel's CXL region code and QEMU accept
+ * (interleave ways, granularity, target order), capacity, pools shared
+ * between hosts, serial numbers; then the numbers QEMU needs (PCI bus
+ * ranges, chassis/slot).
+ */
+#include "topology_priv.h"
+#include "error.h"
+
+#include <string.h>
+
+#define FAIL(line, ...) topo_fail(error, c->cfg->path, (line), __VA_ARGS__)
+#define MIB(x) ((unsigned long long)((x) / CB_MIB))
+#define GET(call) do { if (!(call)) return false; } while (0)
+
+static struct topo_obj *obj_of(struct topo_ctx *c, const void *p)
+{
+	struct topo_obj *o;
+
+	cb_foreach(c->objs, struct topo_obj, o)
+		if (o->obj == p)
+			return o;
+	g_assert_not_reached();
+}
+
+static int line_of(struct topo_ctx *c, const void *p, const char *key)
+{
+	return topo_key_line(obj_of(c, p)->sec, key);
+}
+
+/* Ways the CXL HDM decoders can do (CXL 3.x 8.2.4.20.7). */
+static bool valid_ways(guint n)
+{
+	static const guint ok[] = { 1, 2, 3, 4, 6, 8, 12, 16 };
+
+	for (size_t i = 0; i < G_N_ELEMENTS(ok); i++)
+		if (n == ok[i])
+			return true;
+	return false;
+}
+
+static bool check_region(struct topo_ctx *c, struct cb_region *r,
+			 GHashTable *owner, GError **error)
+{
+	struct cb_window *w = r->window;
+	guint ways = r->devices->len, hbways = w->bridges->len;
+	int dl = line_of(c, r, "devices");
+	uint64_t per_dev = UINT64_MAX;
+	struct cb_device *d, *first = g_ptr_array_index(r->devices, 0);
+
+	if (!valid_ways(ways))
+		return FAIL(dl, "devices: %u-way interleave is not possible; "
+			    "CXL decoders do 1, 2, 3, 4, 6, 8, 12 or 16 ways",
+			    ways);
+	if (ways % hbways)
+		return FAIL(dl, "devices: %u devices cannot spread evenly over "
+			    "the %u host bridges window %s targets; use a "
+			    "multiple of %u devices", ways, hbways, w->id,
+			    hbways);
+	if (hbways > 1 && r->granularity != w->granularity)
+		return FAIL(line_of(c, r, "granularity"), "granularity: window "
+			    "%s interleaves host bridges at %u bytes, so the "
+			    "region must use %u too (the kernel refuses "
+			    "anything else)", w->id, w->granularity,
+			    w->granularity);
+	cb_foreach(r->devices, struct cb_device, d) {
+		struct cb_region *prev = g_hash_table_lookup(owner, d);
+		struct cb_bridge *want = g_ptr_array_index(w->bridges,
+							   d_i_ % hbways);
+		bool in_window = false;
+		struct cb_bridge *b;
+
+		if (prev == r)
+			return FAIL(dl, "devices: %s is listed twice; list "
+				    "each device once", d->id);
+		if (prev)
+			return FAIL(dl, "devices: %s is already in region %s "
+				    "(line %d); a device belongs to one "
+				    "region", d->id, prev->id, prev->src.line);
+		g_hash_table_insert(owner, d, r);
+		if (d->host != w->host)
+			return FAIL(dl, "devices: %s is on host %s but window "
+				    "%s belongs to host %s; a region's devices "
+				    "sit under its own host", d->id,
+				    d->host->id, w->id, w->host->id);
+		cb_foreach(w->bridges, struct cb_bridge, b)
+			if (b == d->port->bridge)
+				in_window = true;
+		if (!in_window)
+			return FAIL(dl, "devices: %s sits under bridge %s, "
+				    "which window %s does not target; add %s "
+				    "to the window's targets or pick another "
+				    "device", d->id, d->port->bridge->id,
+				    w->id, d->port->bridge->id);
+		if (d->port->bridge != want)
+			return FAIL(dl, "devices: position %u (%s) must be "
+				    "under bridge %s: the window interleaves "
+				    "%s, so list devices alternating over "
+				    "those bridges in that order", d_i_,
+				    d->id, want->id,
+				    hbways == 2 ? "two bridges" : "its bridges");
+		if (d->persistent != first->persistent)
+			return FAIL(dl, "devices: %s is %s but %s is %s; a "
+				    "region is all volatile or all persistent",
+				    d->id, d->persistent ? "persistent" :
+				    "volatile", first->id, first->persistent ?
+				    "persistent" : "volatile");
+		per_dev = MIN(per_dev, d->size);
+	}
+	r->size = per_dev * ways;
+	return true;
+}
+
+static bool check_windows(struct topo_ctx *c, GError **error)
+{
+	struct cb_window *w;
+	struct cb_region *r;
+
+	cb_foreach(c->t->windows, struct cb_window, w) {
+		uint64_t need = 0, unit = CB_CAPACITY_UNIT * w->bridges->len;
+
+		if (w->size % unit)
+			return FAIL(line_of(c, w, "size"), "size: a window "
+				    "across %u host bridges must be a multiple "
+				    "of %lluM", w->bridges->len,
+				    MIB(unit));
+		cb_foreach(c->t->regions, struct cb_region, r)
+			if (r->window == w)
+				need += r->size;
+		if (need > w->size)
+			return FAIL(line_of(c, w, "size"), "size: window %s is "
+				    "%lluM but its regions need "
+				    "%lluM; set size = %lluM or more", w->id,
+				    MIB(w->size), MIB(need),
+				    MIB(need));
+	}
+	return true;
+}
+
+static bool check_pools(struct topo_ctx *c, GError **error)
+{
+	struct cb_pool *p;
+
+	cb_foreach(c->t->pools, struct cb_pool, p) {
+		GHashTable *hosts = g_hash_table_new(g_direct_hash,
+						     g_direct_equal);
+		uint64_t next = 0;
+		struct cb_device *d;
+		bool good = true;
+
+		cb_foreach(p->devices, struct cb_device, d) {
+			int pl = line_of(c, d, "pool");
+			struct cb_device *other = g_hash_table_lookup(hosts,
+								      d->host);
+			bool explicit_off = cfg_section_find(obj_of(c, d)->sec,
+							     "pool-offset");
+
+			if (other) {
+				good = FAIL(pl, "pool: host %s already reaches "
+					    "pool %s through %s (line %d); one "
+					    "device per host on a pool", d->host->id,
+					    p->id, other->id, other->src.line);
+				break;
+			}
+			g_hash_table_insert(hosts, d->host, d);
+			if (d->persistent != p->persistent) {
+				good = FAIL(line_of(c, d, "type"), "type: %s is "
+					    "%s but pool %s (line %d) is %s; "
+					    "make them match", d->id,
+					    d->persistent ? "persistent" :
+					    "volatile", p->id, p->src.line,
+					    p->persistent ? "persistent" :
+					    "volatile");
+				break;
+			}
+			if (!p->shared && !explicit_off)
+				d->pool_offset = next;
+			next = MAX(next, d->pool_offset + d->size);
+			if (d->pool_offset + d->size > p->size) {
+				good = FAIL(line_of(c, d, "size"), "size: %s "
+					    "maps %lluM at "
+					    "offset %lluM of "
+					    "pool %s, which is only %lluM (line %d); "
+					    "shrink the device or grow the pool",
+					    d->id, MIB(d->size),
+					    MIB(d->pool_offset), p->id,
+					    MIB(p->size), p->src.line);
+				break;
+			}
+		}
+		g_hash_table_unref(hosts);
+		if (!good)
+			return false;
+	}
+	return true;
+}
+
+static bool assign_serials(struct topo_ctx *c, GError **error)
+{
+	GHashTable *used = g_hash_table_new(g_int64_hash, g_int64_equal);
+	uint64_t next = TOPO_SERIAL_BASE;
+	struct cb_device *d;
+	bool good = true;
+
+	cb_foreach(c->t->devices, struct cb_device, d) {
+		struct cb_device *prev;
+
+		if (!d->serial)
+			continue;
+		prev = g_hash_table_lookup(used, &d->serial);
+		if (prev) {
+			good = FAIL(line_of(c, d, "serial"), "serial: 0x%"
+				    G_GINT64_MODIFIER "x is already the serial "
+				    "of %s (line %d); serials must be unique "
+				    "(or leave serial out)", d->serial,
+				    prev->id, prev->src.line);
+			break;
+		}
+		g_hash_table_insert(used, &d->serial, d);
+	}
+	if (good) {
+		cb_foreach(c->t->devices, struct cb_device, d) {
+			if (d->serial)
+				continue;
+			while (g_hash_table_contains(used, &next))
+				next++;
+			d->serial = next++;
+		}
+	}
+	g_hash_table_unref(used);
+	return good;
+}
+
+/* Buses under a node: each bridge-like port opens one secondary bus. */
+static int buses_below(const struct cb_port *p)
+{
+	int n = 1;
+
+	if (p->child_kind == CB_NODE_SWITCH) {
+		const struct cb_switch *sw = p->child.sw;
+
+		n++;	/* the upstream port's secondary bus */
+		for (int i = 0; i < sw->nports; i++)
+			n += buses_below(sw->ports[i]);
+	}
+	return n;
+}
+
+static void number_ports(const struct cb_port *p, int *slot)
+{
+	struct cb_port *mp = (struct cb_port *)p;
+
+	mp->chassis = 0;
+	mp->slot = (*slot)++;
+	if (p->child_kind == CB_NODE_SWITCH)
+		for (int i = 0; i < p->child.sw->nports; i++)
+			number_ports(p->child.sw->ports[i], slot);
+}
+
+static bool number_buses(struct topo_ctx *c, GError **error)
+{
+	struct cb_host *h;
+
+	cb_foreach(c->t->hosts, struct cb_host, h) {
+		int bus = TOPO_FIRST_BUS, slot = 1;
+		struct cb_bridge *b;
+
+		cb_foreach(h->bridges, struct cb_bridge, b) {
+			int need = 1;
+			struct cb_port *p;
+
+			cb_foreach(b->rootports, struct cb_port, p) {
+				need += buses_below(p);
+				number_ports(p, &slot);
+			}
+			b->bus_nr = bus;
+			bus += need + TOPO_BUS_SLACK;
+			if (bus > 255)
+				return FAIL(b->src.line, "host %s needs more "
+					    "than 256 PCI bus numbers; use fewer "
+					    "switch ports or bridges", h->id);
+		}
+	}
+	return true;
+}
+
+bool topo_validate(struct topo_ctx *c, GError **error)
+{
+	GHashTable *owner = g_hash_table_new(g_direct_hash, g_direct_equal);
+	struct cb_region *r;
+	bool good = true;
+
+	cb_foreach(c->t->regions, struct cb_region, r)
+		if (!(good = check_region(c, r, owner, error)))
+			break;
+	g_hash_table_unref(owner);
+	GET(good);
+	GET(check_windows(c, error));
+	GET(check_pools(c, error));
+	GET(assign_serials(c, error));
+	return number_buses(c, error);
+}

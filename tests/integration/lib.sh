@@ -1,0 +1,51 @@
+# Shared by the integration tests (sourced, not run): TAP output, runs of
+# ./cxlbed in a private results folder, and the no-QEMU-left-behind check.
+top=$(cd "$(dirname "$0")/../.." && pwd)
+cxlbed="$top/cxlbed"
+tn=0
+failed=0
+
+plan() { echo "1..$1"; }
+skip_all() { echo "1..0 # SKIP $*"; exit 0; }
+ok() {  # ok CONDITION-EXIT-STATUS DESCRIPTION
+	tn=$((tn + 1))
+	if [ "$1" -eq 0 ]; then echo "ok $tn - $2"; else echo "not ok $tn - $2"; failed=$((failed + 1)); fi
+}
+check() {  # check DESCRIPTION COMMAND...
+	d=$1; shift
+	if "$@"; then ok 0 "$d"; else ok 1 "$d"; fi
+}
+diag() { sed 's/^/# /'; }
+finish() { [ "$failed" -eq 0 ]; exit $?; }
+
+need_image() {
+	[ -x "$cxlbed" ] || skip_all "./cxlbed not built (run make)"
+	[ -f "$top/build/guest/vmlinuz" ] && [ -f "$top/build/guest/initramfs.cpio.gz" ] ||
+		skip_all "guest image not built (run make)"
+}
+
+# A results folder the test owns; removed at exit unless KEEP=1.
+outroot=$(mktemp -d /tmp/cxlbed-it.XXXXXX)
+cleanup() { [ "${KEEP:-0}" = 1 ] || rm -rf "$outroot"; }
+trap cleanup EXIT
+
+# jq query on a summary.json; prints the value.
+sj() { jq -r "$2" "$1/summary.json"; }
+
+# No QEMU whose command line names this folder, and none from its pidfiles.
+no_qemu_left() {
+	dir=$1
+	for pf in "$dir"/qemu-*.pid; do
+		[ -f "$pf" ] || continue
+		pid=$(cat "$pf")
+		if [ -d "/proc/$pid" ] && ! grep -q '^State:.*Z' "/proc/$pid/status" 2>/dev/null; then
+			echo "QEMU pid $pid from $pf still running" | diag
+			return 1
+		fi
+	done
+	if pgrep -f "qemu-system.*$dir" >/dev/null; then
+		pgrep -af "qemu-system.*$dir" | diag
+		return 1
+	fi
+	return 0
+}

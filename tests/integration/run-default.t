@@ -1,0 +1,34 @@
+#!/bin/sh
+# `cxlbed run` with no argument: the default scenario on the default
+# topology (one switch, 4 Type-3 devices, 4-way region) boots a real guest,
+# brings 1 GiB of CXL memory online as a NUMA node, measures every node,
+# writes the results files and leaves no QEMU behind.
+. "$(dirname "$0")/lib.sh"
+need_image
+plan 14
+
+out=$outroot/default
+"$cxlbed" run --out "$out" >"$outroot/stdout" 2>"$outroot/stderr"
+rc=$?
+ok $rc "cxlbed run (default scenario) exits 0"
+[ $rc -eq 0 ] || tail -n 30 "$outroot/stderr" | diag
+
+check "summary.json verdict is pass" [ "$(sj "$out" .verdict)" = pass ]
+check "schema is cxlbed.result/1" [ "$(sj "$out" .schema)" = cxlbed.result/1 ]
+check "guest enumerated 4 memdevs" [ "$(sj "$out" '.hosts[0].memdevs')" = 4 ]
+cxl_mib=$(sj "$out" '[.hosts[0].nodes[] | select(.kind=="cxl") | .mem_bytes] | add / 1048576 | floor')
+check "one CXL node of 1024 MiB (got ${cxl_mib} MiB)" [ "${cxl_mib:-0}" -ge 1003 ] 
+check "CXL node path names the switch and the 4 devices" \
+	[ "$(sj "$out" '.hosts[0].nodes[] | select(.kind=="cxl") | .path')" = "hb0/rp0/sw0/{mem0,mem1,mem2,mem3}" ]
+for field in latency_ns read_gbps write_gbps; do
+	check "node 0 and the CXL node have $field" \
+		[ "$(sj "$out" "[.hosts[0].nodes[] | select(.$field != null and .$field > 0)] | length")" -ge 2 ]
+done
+check "boot_ready_s recorded" [ "$(sj "$out" '.boot_ready_s > 0')" = true ]
+check "report.md, console and QMP logs written" \
+	test -s "$out/report.md" -a -s "$out/console-h0.log" -a -s "$out/qmp-h0.log"
+check "QMP log shows capabilities negotiated and the agent creating the region" \
+	sh -c "grep -q qmp_capabilities '$out/qmp-h0.log' && grep -q create-region '$out/qmp-h0.log'"
+check "the table printed the verdict" grep -q 'verdict: pass' "$outroot/stdout"
+check "no QEMU left behind" no_qemu_left "$out"
+finish

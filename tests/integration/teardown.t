@@ -1,0 +1,66 @@
+#!/bin/sh
+# A run never leaves QEMU behind: not when QEMU is killed mid-run, not on
+# Ctrl-C, not when cxlbed itself is SIGKILLed; bad input starts nothing.
+. "$(dirname "$0")/lib.sh"
+need_image
+plan 11
+topo=$top/topologies/direct.topo
+
+# Start a run in the background and wait until its guest agent is up.
+start_run() {
+	out=$1
+	"$cxlbed" run --out "$out" "$topo" >"$out.log" 2>&1 &
+	runpid=$!
+	i=0
+	while ! grep -q ' agent ' "$out.log" 2>/dev/null; do
+		i=$((i + 1))
+		[ $i -gt 600 ] && { echo "agent never came up" | diag; return 1; }
+		kill -0 $runpid 2>/dev/null || return 1
+		sleep 0.2
+	done
+}
+
+# 1. QEMU killed mid-run: failed verdict, clean teardown.
+out=$outroot/killed
+start_run "$out"
+kill -9 "$(cat "$out/qemu-h0.pid")"
+wait $runpid
+rc=$?
+check "QEMU killed mid-run: cxlbed exits 1 (got $rc)" [ $rc -eq 1 ]
+check "verdict is fail" [ "$(sj "$out" .verdict)" = fail ]
+check "a failed check says QEMU was killed by signal 9" \
+	[ "$(sj "$out" '[.checks[] | select(.pass | not) | .detail | test("signal 9")] | any')" = true ]
+check "no QEMU left behind" no_qemu_left "$out"
+
+# 2. Ctrl-C (SIGINT to cxlbed): exit 130, summary says interrupted.
+out=$outroot/sigint
+start_run "$out"
+kill -INT $runpid
+wait $runpid
+rc=$?
+check "SIGINT: cxlbed exits 130 (got $rc)" [ $rc -eq 130 ]
+check "summary.json written, interrupted, verdict fail" \
+	[ "$(sj "$out" '.interrupted != null and .verdict == "fail"')" = true ]
+check "no QEMU left behind after SIGINT" no_qemu_left "$out"
+
+# 3. cxlbed SIGKILLed: the kernel takes QEMU with it (PR_SET_PDEATHSIG).
+out=$outroot/sigkill
+start_run "$out"
+qpid=$(cat "$out/qemu-h0.pid")
+kill -9 $runpid
+wait $runpid 2>/dev/null
+i=0
+while [ -d /proc/$qpid ] && ! grep -q '^State:.*Z' /proc/$qpid/status 2>/dev/null && [ $i -lt 50 ]; do
+	sleep 0.1; i=$((i + 1))
+done
+check "cxlbed SIGKILLed: its QEMU is gone too" no_qemu_left "$out"
+
+# 4. Bad input: exit 2, FILE:LINE on stderr, nothing started or written.
+out=$outroot/bad
+bad=$top/tests/data/bad/unknown-id.topo
+"$cxlbed" run --out "$out" "$bad" 2>"$outroot/bad.err" >/dev/null
+rc=$?
+check "bad topology: exit 2 (got $rc)" [ $rc -eq 2 ]
+check "bad topology: message names FILE:LINE" grep -q "^$bad:[0-9]*: " "$outroot/bad.err"
+check "bad topology: no run folder created" [ ! -e "$out" ]
+finish

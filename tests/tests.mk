@@ -1,0 +1,9 @@
+# Unit tests: each tests/unit/NAME.c is one TAP program, linked with the
+# host library. Integration tests are scripts in tests/integration/*.t.
+UNIT_SRCS := $(wildcard tests/unit/*.c)
+UNIT_TESTS += $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/%)
+
+$(B)/tests/%: tests/unit/%.c tests/unit/tap.h $(B)/libcxlbed-host.a
+	@mkdir -p $(@D)
+	$(CC) $(BASE_CFLAGS) $(CFLAGS) $(GLIB_CFLAGS) $(HOST_INC) -Itests/unit \
+		-DSRCDIR='"$(CURDIR)"' -o $@ $< $(B)/libcxlbed-host.a $(GLIB_LIBS) -lm

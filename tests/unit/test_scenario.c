@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: MIT */
+/* Scenario files: what they accept, and FILE:LINE for what they do not. */
+#include "tap.h"
+#include "error.h"
+#include "scenario.h"
+
+#include <glib/gstdio.h>
+
+static char *dir;
+
+static char *write_file(const char *name, const char *text)
+{
+	char *path = g_build_filename(dir, name, NULL);
+
+	g_file_set_contents(path, text, -1, NULL);
+	return path;
+}
+
+/* Load, expect an input error whose message starts with FILE:LINE:. */
+static void bad(const char *what, const char *text, int line, const char *needle)
+{
+	g_autofree char *path = write_file("bad.scn", text);
+	g_autofree char *want = g_strdup_printf("%s:%d: ", path, line);
+	g_autoptr(GError) err = NULL;
+	struct scenario *s = scenario_load(path, &err);
+
+	ok(!s && err && err->code == CXLBED_ERROR_INPUT &&
+	   g_str_has_prefix(err->message, want) && strstr(err->message, needle),
+	   "%s: error at line %d", what, line);
+	if (err && !(g_str_has_prefix(err->message, want) && strstr(err->message, needle)))
+		diag("  message: %s", err->message);
+	scenario_free(s);
+}
+
+int main(void)
+{
+	g_autoptr(GError) err = NULL;
+	g_autofree char *topo = NULL, *good = NULL;
+	struct scenario *s;
+
+	dir = g_dir_make_tmp("cxlbed-scn-XXXXXX", NULL);
+	plan(12);
+	topo = write_file("t.topo", "[host h0]\n");
+	good = write_file("good.scn",
+		"# a comment\n[scenario]\nname = smoke\ntopology = t.topo\ntimeout = 60\n\n"
+		"[workload lat]\nprogram = cxlbed-chase\nargs = --bytes 8M\nhosts = h0\n"
+		"[workload once]\nprogram = cxlbed-stream\nnodes = none\n");
+	s = scenario_load(good, &err);
+	ok(s != NULL, "a good scenario loads");
+	is_str(s ? s->name : NULL, "smoke", "name");
+	ok(s && g_str_has_suffix(s->topology_path, "/t.topo") &&
+	   g_str_has_prefix(s->topology_path, dir), "topology resolved next to the scenario");
+	ok(s && s->workloads->len == 2 && s->timeout_s == 60, "two workloads, timeout 60 s");
+	if (s && s->workloads->len == 2) {
+		struct scn_workload *w0 = g_ptr_array_index(s->workloads, 0);
+		struct scn_workload *w1 = g_ptr_array_index(s->workloads, 1);
+
+		ok(w0->per_node && !w1->per_node && !strcmp(w0->args[1], "8M") &&
+		   w0->hosts && !strcmp(w0->hosts[0], "h0"), "per-node, args and hosts parsed");
+	} else {
+		ok(0, "per-node, args and hosts parsed");
+	}
+	scenario_free(s);
+
+	s = scenario_load(topo, &err);
+	ok(s && !strcmp(s->name, "default") && s->workloads->len == 2 &&
+	   !strcmp(s->topology_path, topo), "a topology file runs the default workloads");
+	scenario_free(s);
+
+	bad("missing topology key", "[scenario]\nname = x\n", 1, "topology");
+	bad("topology file missing", "[scenario]\ntopology = nope.topo\n", 2, "does not exist");
+	bad("unknown key", "[scenario]\ntopology = t.topo\ncolour = blue\n", 3, "colour");
+	bad("workload without program", "[scenario]\ntopology = t.topo\n[workload w]\nnodes = all\n", 3, "program");
+	bad("unknown section", "[scenario]\ntopology = t.topo\n[fault f]\n", 3, "unknown section");
+	bad("bad number", "[scenario]\ntopology = t.topo\ntimeout = soon\n", 3, "timeout");
+	return done_testing();
+}
