@@ -32,10 +32,11 @@ include tests/tests.mk
 .DEFAULT_GOAL := all
 all: $(ALL_TARGETS)
 
-# PROVE_ARGS lets a developer narrow the run: make check PROVE_ARGS=tests/unit
-TAP_DIRS ?= $(B)/tests tests/integration
+# Unit TAP programs first (seconds), then the integration tests that boot
+# guests. PROVE_ARGS narrows the run: make check PROVE_ARGS=tests/integration/plan.t
+TAP_TESTS = $(sort $(UNIT_TESTS)) $(sort $(wildcard tests/integration/*.t))
 check: all $(UNIT_TESTS)
-	prove $(if $(V),-v) $(or $(PROVE_ARGS),$(TAP_DIRS))
+	prove $(if $(V),-v) $(or $(PROVE_ARGS),$(TAP_TESTS))
 
 bench: all
 	@set -e; for b in $(BENCHES); do echo "== $$b"; $$b; done

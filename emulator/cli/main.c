@@ -9,8 +9,6 @@
 #include <string.h>
 
 int cxlbed_verbose;
-/* TEMP until cmd_gpu.c lands */
-int cmd_gpu(int argc, char **argv) __attribute__((weak));
 
 struct verb {
 	const char *name;

@@ -1,0 +1,152 @@
+/* SPDX-License-Identifier: MIT */
+/* Copy-lane threads; see lanes.h. */
+#include <string.h>
+
+#include "lanes.h"
+
+static bool done_locked(struct rt_lanes *ls, struct rt_ticket t)
+{
+	return !t.seq || ls->lane[t.lane].completed >= t.seq;
+}
+
+static void *lane_main(void *arg)
+{
+	struct rt_lane *l = arg;
+	struct rt_lanes *ls = l->set;
+	struct rt_backend *be = ls->be;
+
+	be->ops->lane_start(be, l->idx);
+	pthread_mutex_lock(&ls->lock);
+	for (;;) {
+		struct rt_copy c;
+		uint64_t t0, t1;
+		int sid = -1, rc;
+
+		while (!ls->stop && l->completed == l->submitted)
+			pthread_cond_wait(&ls->cond, &ls->lock);
+		if (l->completed == l->submitted)
+			break;
+		c = l->q[l->completed % RT_LANE_QUEUE];
+		while (!done_locked(ls, c.after))
+			pthread_cond_wait(&ls->cond, &ls->lock);
+		pthread_mutex_unlock(&ls->lock);
+
+		if (c.fence)
+			be->ops->fence_wait(be, c.fence);
+		t0 = shp_clock_ns();
+		pthread_mutex_lock(&ls->lock);
+		if (ls->active++ == 0)
+			ls->active_since = t0;
+		pthread_mutex_unlock(&ls->lock);
+
+		if (c.shaped && ls->far)
+			sid = shp_rt_begin(ls->far, c.bytes);
+		rc = be->ops->copy(be, l->idx, c.dst, c.src, c.bytes);
+		if (sid >= 0)
+			shp_rt_wait(ls->far, sid);	/* far link slower than the copy */
+		t1 = shp_clock_ns();
+		rt_trace_add(ls->trace, c.writeback ? RT_EV_WRITEBACK : RT_EV_FETCH,
+			     l->idx, c.block, t0, t1);
+
+		pthread_mutex_lock(&ls->lock);
+		if (--ls->active == 0)
+			ls->union_ns += t1 - ls->active_since;
+		l->busy_ns += t1 - t0;
+		if (rc)
+			l->errors++;
+		l->completed++;
+		pthread_cond_broadcast(&ls->cond);
+	}
+	pthread_mutex_unlock(&ls->lock);
+	return NULL;
+}
+
+int rt_lanes_start(struct rt_lanes *ls, struct rt_backend *be, int n,
+		   struct shaper *far, struct rt_trace *trace)
+{
+	if (n < 1 || n > RT_MAX_LANES)
+		return -1;
+	memset(ls, 0, sizeof(*ls));
+	ls->be = be;
+	ls->far = far;
+	ls->trace = trace;
+	ls->n = n;
+	pthread_mutex_init(&ls->lock, NULL);
+	pthread_cond_init(&ls->cond, NULL);
+	for (int i = 0; i < n; i++) {
+		ls->lane[i].set = ls;
+		ls->lane[i].idx = i;
+		if (pthread_create(&ls->lane[i].thread, NULL, lane_main,
+				   &ls->lane[i])) {
+			ls->n = i;
+			rt_lanes_stop(ls);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+void rt_lanes_stop(struct rt_lanes *ls)
+{
+	pthread_mutex_lock(&ls->lock);
+	ls->stop = true;
+	pthread_cond_broadcast(&ls->cond);
+	pthread_mutex_unlock(&ls->lock);
+	for (int i = 0; i < ls->n; i++)
+		pthread_join(ls->lane[i].thread, NULL);
+	pthread_cond_destroy(&ls->cond);
+	pthread_mutex_destroy(&ls->lock);
+}
+
+struct rt_ticket rt_lanes_submit(struct rt_lanes *ls, int lane,
+				 const struct rt_copy *c)
+{
+	struct rt_lane *l = &ls->lane[lane];
+	struct rt_ticket t = { .lane = lane };
+
+	pthread_mutex_lock(&ls->lock);
+	while (l->submitted - l->completed >= RT_LANE_QUEUE)
+		pthread_cond_wait(&ls->cond, &ls->lock);
+	l->q[l->submitted % RT_LANE_QUEUE] = *c;
+	t.seq = ++l->submitted;
+	pthread_cond_broadcast(&ls->cond);
+	pthread_mutex_unlock(&ls->lock);
+	return t;
+}
+
+bool rt_ticket_done(struct rt_lanes *ls, struct rt_ticket t)
+{
+	bool d;
+
+	pthread_mutex_lock(&ls->lock);
+	d = done_locked(ls, t);
+	pthread_mutex_unlock(&ls->lock);
+	return d;
+}
+
+void rt_ticket_wait(struct rt_lanes *ls, struct rt_ticket t)
+{
+	pthread_mutex_lock(&ls->lock);
+	while (!done_locked(ls, t))
+		pthread_cond_wait(&ls->cond, &ls->lock);
+	pthread_mutex_unlock(&ls->lock);
+}
+
+uint64_t rt_lane_pending(struct rt_lanes *ls, int lane)
+{
+	uint64_t n;
+
+	pthread_mutex_lock(&ls->lock);
+	n = ls->lane[lane].submitted - ls->lane[lane].completed;
+	pthread_mutex_unlock(&ls->lock);
+	return n;
+}
+
+void rt_lanes_drain(struct rt_lanes *ls)
+{
+	pthread_mutex_lock(&ls->lock);
+	for (int i = 0; i < ls->n; i++)
+		while (ls->lane[i].completed < ls->lane[i].submitted)
+			pthread_cond_wait(&ls->cond, &ls->lock);
+	pthread_mutex_unlock(&ls->lock);
+}

@@ -1,0 +1,274 @@
+/* SPDX-License-Identifier: MIT */
+/* The scheduler; see runtime.h. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "runtime.h"
+
+void rt_config_default(struct rt_config *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->nslots = 3;
+	c->window = 2;
+	c->fetch_lanes = 1;
+	c->evict = RT_EVICT_FURTHEST;
+	c->resync = 8;
+	c->horizon = 1 << 16;
+}
+
+static int wb_lane(const struct runtime *rt)
+{
+	return rt->cfg.fetch_lanes;	/* the last lane writes back */
+}
+
+int rt_init(struct runtime *rt, struct rt_backend *be,
+	    const struct rt_config *cfg, struct shaper *far,
+	    struct rt_trace *trace)
+{
+	memset(rt, 0, sizeof(*rt));
+	rt->cfg = *cfg;
+	rt->be = be;
+	if (cfg->nslots < 1 || !cfg->slot_size || cfg->fetch_lanes < 1 ||
+	    cfg->fetch_lanes + 1 > RT_MAX_LANES || cfg->window < 0)
+		return -1;
+	rt_blocks_init(&rt->blocks);
+	rt->window_buf = calloc((size_t)cfg->window + 1, sizeof(uint32_t));
+	if (!rt->window_buf || rt_ring_init(&rt->ring, cfg->nslots, cfg->slot_size))
+		goto fail;
+	for (int i = 0; i < cfg->nslots; i++) {
+		struct rt_slot *s = &rt->ring.s[i];
+
+		s->mem = rt_balloc(be, RT_TIER_FAST, cfg->slot_size);
+		s->fence = be->ops->fence_new(be);
+		if (!s->mem || !s->fence)
+			goto fail;
+	}
+	if (rt_lanes_start(&rt->lanes, be, cfg->fetch_lanes + 1, far, trace))
+		goto fail;
+	return 0;
+fail:
+	for (int i = 0; rt->ring.s && i < rt->ring.n; i++) {
+		rt_bfree(be, RT_TIER_FAST, rt->ring.s[i].mem, cfg->slot_size);
+		if (rt->ring.s[i].fence)
+			be->ops->fence_free(be, rt->ring.s[i].fence);
+	}
+	rt_ring_fini(&rt->ring);
+	free(rt->window_buf);
+	return -1;
+}
+
+void rt_fini(struct runtime *rt)
+{
+	rt_lanes_drain(&rt->lanes);
+	rt_lanes_stop(&rt->lanes);
+	for (int i = 0; i < rt->ring.n; i++) {
+		rt_bfree(rt->be, RT_TIER_FAST, rt->ring.s[i].mem, rt->cfg.slot_size);
+		rt->be->ops->fence_free(rt->be, rt->ring.s[i].fence);
+	}
+	rt_ring_fini(&rt->ring);
+	rt_blocks_fini(&rt->blocks);
+	rt_stream_fini(&rt->stream);
+	free(rt->window_buf);
+	rt->window_buf = NULL;
+}
+
+int64_t rt_add_block(struct runtime *rt, size_t size, void *home,
+		     enum rt_tier_kind home_tier)
+{
+	if (size > rt->cfg.slot_size || home_tier == RT_TIER_FAST)
+		return -1;
+	return rt_blocks_add(&rt->blocks, size, home, home_tier);
+}
+
+void rt_set_stream(struct runtime *rt, const uint32_t *ids, size_t len,
+		   bool cyclic)
+{
+	rt_stream_fini(&rt->stream);
+	rt_stream_init(&rt->stream, ids, len, cyclic);
+	rt_stream_index(&rt->stream);	/* without it, queries scan */
+}
+
+/* The fetch lane with the shortest queue, so a demand fetch is not stuck
+ * behind a long prefetch backlog when another lane is idle. */
+static int pick_lane(struct runtime *rt)
+{
+	int best = rt->rr;
+	uint64_t best_n = rt_lane_pending(&rt->lanes, best);
+
+	for (int k = 1; k < rt->cfg.fetch_lanes; k++) {
+		int l = (rt->rr + k) % rt->cfg.fetch_lanes;
+		uint64_t n = rt_lane_pending(&rt->lanes, l);
+
+		if (n < best_n) {
+			best = l;
+			best_n = n;
+		}
+	}
+	rt->rr = (best + 1) % rt->cfg.fetch_lanes;
+	return best;
+}
+
+static struct rt_ticket writeback(struct runtime *rt, struct rt_block *v,
+				  struct rt_slot *s)
+{
+	struct rt_copy c = {
+		.dst = v->home, .src = s->mem, .bytes = v->size,
+		.shaped = v->home_tier == RT_TIER_FAR, .writeback = true,
+		.block = v->id, .fence = s->fence, .after = s->busy,
+	};
+	struct rt_ticket t = rt_lanes_submit(&rt->lanes, wb_lane(rt), &c);
+
+	s->busy = t;
+	v->dirty = false;
+	rt->st.writebacks++;
+	rt->st.bytes_out += v->size;
+	return t;
+}
+
+/*
+ * Give @b a slot and queue its fetch. @needed_at is how far ahead @b is
+ * needed; only blocks needed later than that may be evicted for it
+ * (RT_NO_USE for a demand fetch, which takes any unpinned slot).
+ */
+static int fetch(struct runtime *rt, struct rt_block *b, size_t needed_at)
+{
+	struct rt_victim_query q = {
+		.policy = rt->cfg.evict, .ring = &rt->ring,
+		.blocks = &rt->blocks, .stream = &rt->stream,
+		.horizon = rt->cfg.horizon, .needed_at = needed_at,
+	};
+	int i = rt_evict_choose(&q);
+	struct rt_slot *s;
+	struct rt_copy c;
+
+	if (i < 0)
+		return -1;
+	s = &rt->ring.s[i];
+	if (s->block >= 0) {
+		struct rt_block *v = rt_block(&rt->blocks, (uint32_t)s->block);
+
+		rt->st.evictions++;
+		if (v->dirty)
+			writeback(rt, v, s);
+		v->state = RT_B_HOME;
+		v->slot = -1;
+		v->prefetched = false;
+	}
+	c = (struct rt_copy){
+		.dst = s->mem, .src = b->home, .bytes = b->size,
+		.shaped = b->home_tier == RT_TIER_FAR, .block = b->id,
+		.fence = s->fence, .after = s->busy,
+	};
+	b->ready = rt_lanes_submit(&rt->lanes, pick_lane(rt), &c);
+	s->busy = b->ready;
+	b->state = RT_B_RESIDENT;
+	b->slot = i;
+	rt_ring_fill(&rt->ring, i, b->id);
+	rt->st.bytes_in += b->size;
+	return 0;
+}
+
+static void prefetch_window(struct runtime *rt)
+{
+	size_t n;
+
+	if (!rt->cfg.window)
+		return;
+	n = rt_lookahead(&rt->stream, (size_t)rt->cfg.window, rt->window_buf);
+	for (size_t k = 0; k < n; k++) {
+		struct rt_block *b = rt_block(&rt->blocks, rt->window_buf[k]);
+
+		if (!b || b->state != RT_B_HOME)
+			continue;
+		/* No slot holds something needed later: the window is as
+		 * deep as the ring allows right now. */
+		if (fetch(rt, b, rt_next_use(&rt->stream, b->id, rt->cfg.horizon)))
+			break;
+		b->prefetched = true;
+		rt->st.prefetches++;
+	}
+}
+
+void *rt_access(struct runtime *rt, uint32_t id)
+{
+	struct rt_block *b = rt_block(&rt->blocks, id);
+
+	if (!b)
+		return NULL;
+	rt->clock++;
+	rt->st.accesses++;
+	if (rt_stream_follow(&rt->stream, id, rt->cfg.resync) == RT_FOLLOW_DEVIATE)
+		rt->st.deviations++;
+	if (b->state == RT_B_HOME) {
+		rt->st.misses++;
+		if (fetch(rt, b, RT_NO_USE))
+			return NULL;	/* every slot pinned */
+	} else if (rt_ticket_done(&rt->lanes, b->ready)) {
+		rt->st.hits++;
+	} else {
+		rt->st.late++;
+	}
+	b->pins++;
+	b->last_use = rt->clock;
+	/* Queue the window before waiting, so it streams behind this one. */
+	prefetch_window(rt);
+	if (!rt_ticket_done(&rt->lanes, b->ready)) {
+		uint64_t t0 = shp_clock_ns(), t1;
+
+		rt_ticket_wait(&rt->lanes, b->ready);
+		t1 = shp_clock_ns();
+		rt->st.stall_ns += t1 - t0;
+		rt_trace_add(rt->lanes.trace, RT_EV_STALL, -1, id, t0, t1);
+	}
+	return rt->ring.s[b->slot].mem;
+}
+
+void rt_release(struct runtime *rt, uint32_t id, bool dirty)
+{
+	struct rt_block *b = rt_block(&rt->blocks, id);
+
+	if (!b || b->state != RT_B_RESIDENT || !b->pins)
+		return;
+	b->pins--;
+	if (dirty)
+		b->dirty = true;
+	rt->be->ops->fence_record(rt->be, rt->ring.s[b->slot].fence);
+}
+
+void rt_flush(struct runtime *rt)
+{
+	for (int i = 0; i < rt->ring.n; i++) {
+		struct rt_slot *s = &rt->ring.s[i];
+		struct rt_block *b;
+
+		if (s->block < 0)
+			continue;
+		b = rt_block(&rt->blocks, (uint32_t)s->block);
+		if (b->dirty)
+			writeback(rt, b, s);
+	}
+	rt_lanes_drain(&rt->lanes);
+}
+
+uint64_t rt_transfer_ns(struct runtime *rt)
+{
+	uint64_t ns;
+
+	pthread_mutex_lock(&rt->lanes.lock);
+	ns = rt->lanes.union_ns;
+	if (rt->lanes.active)
+		ns += shp_clock_ns() - rt->lanes.active_since;
+	pthread_mutex_unlock(&rt->lanes.lock);
+	return ns;
+}
+
+double rt_overlap_pct(struct runtime *rt)
+{
+	uint64_t x = rt_transfer_ns(rt);
+
+	if (!x)
+		return 0;
+	if (rt->st.stall_ns >= x)
+		return 0;
+	return 100.0 * (1.0 - (double)rt->st.stall_ns / (double)x);
+}
