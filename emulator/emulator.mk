@@ -13,9 +13,10 @@ $(B)/obj/emulator/%.o: emulator/%.c
 
 $(B)/libcxlbed-host.a: $(HOST_LIB_OBJS)
 	@mkdir -p $(@D)
-	rm -f $@ && ar rcs $@ $^
+	@rm -f $@ && ar rcs $@ $^
 
 cxlbed: $(B)/obj/emulator/cli/main.o $(B)/libcxlbed-host.a
 	$(CC) $(CFLAGS) -o $@ $^ $(GLIB_LIBS) -lm
 
 ALL_TARGETS += cxlbed
+BENCHES += tests/bench/boot-ready.sh

@@ -46,6 +46,7 @@ int cmd_plan(int argc, char **argv)
 {
 	g_autofree char *rundir = NULL, *kernel = NULL, *initrd = NULL,
 		*qemu = NULL, *append = NULL, *plugin = NULL;
+	gboolean switch_cdat = FALSE;
 	GOptionEntry entries[] = {
 		{ "rundir", 0, 0, G_OPTION_ARG_FILENAME, &rundir,
 		  "Run directory the paths are shown in (default "
@@ -60,6 +61,8 @@ int cmd_plan(int argc, char **argv)
 		  "Extra guest kernel command line", "ARGS" },
 		{ "plugin", 0, 0, G_OPTION_ARG_STRING, &plugin,
 		  "TCG plugin (a full -plugin value)", "SPEC" },
+		{ "switch-cdat", 0, 0, G_OPTION_ARG_NONE, &switch_cdat,
+		  "Give switches their own CDAT (latency-ns) files", NULL },
 		{ NULL },
 	};
 	g_autoptr(GOptionContext) ctx = g_option_context_new(
@@ -95,6 +98,7 @@ int cmd_plan(int argc, char **argv)
 	o.rundir = rundir ? rundir : "results/RUN_ID";
 	o.append_extra = append;
 	o.plugin = plugin;
+	o.switch_cdat = switch_cdat;
 	printf("# topology %s (%s): %u host(s)%s%s\n", t->name, t->file,
 	       t->hosts->len, *t->description ? " - " : "", t->description);
 	cb_foreach(t->hosts, struct cb_host, h) {

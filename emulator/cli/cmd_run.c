@@ -20,10 +20,10 @@ int run_prepare(const char *path, struct scenario **scn, struct cb_topology **to
 		fprintf(stderr, "%s\n", err->message);
 		return err->domain == CXLBED_ERROR ? err->code : 2;
 	}
-	if (!g_file_test(cxlbed_path(CXLBED_DEFAULT_KERNEL), G_FILE_TEST_EXISTS) ||
+	if (!g_file_test(cxlbed_path(CXLBED_GUEST_KERNEL), G_FILE_TEST_EXISTS) ||
 	    !g_file_test(cxlbed_path(CXLBED_DEFAULT_INITRD), G_FILE_TEST_EXISTS)) {
 		fprintf(stderr, "cxlbed: guest image missing (%s, %s): run make\n",
-			cxlbed_path(CXLBED_DEFAULT_KERNEL), cxlbed_path(CXLBED_DEFAULT_INITRD));
+			cxlbed_path(CXLBED_GUEST_KERNEL), cxlbed_path(CXLBED_DEFAULT_INITRD));
 		return 1;
 	}
 	return 0;

@@ -11,6 +11,9 @@ const char *cxlbed_root(void);
 /* Paths under the root; returned strings live as long as the process. */
 const char *cxlbed_path(const char *relative);
 
+/* Uncompressed kernel: QEMU boots it directly (PVH), ~1 s less per boot
+ * than bzImage decompression under TCG. */
+#define CXLBED_GUEST_KERNEL "build/guest/vmlinux"
 #define CXLBED_DEFAULT_TOPOLOGY "topologies/default.topo"
 #define CXLBED_DEFAULT_SCENARIO "workloads/scenarios/default.scn"
 #define CXLBED_RESULTS "results"

@@ -4,6 +4,7 @@
  * users (device_del, cxl-inject-*) can name what the topology names.
  */
 #include "argv.h"
+#include "cdat.h"
 #include "error.h"
 
 #include <math.h>
@@ -32,6 +33,32 @@ char *qemu_pidfile(const char *rundir, const struct cb_host *h)
 char *qemu_cdat_file(const char *rundir, const struct cb_device *d)
 {
 	return g_strdup_printf("%s/cdat-%s.bin", rundir, d->id);
+}
+
+char *qemu_switch_cdat_file(const char *rundir, const struct cb_switch *sw)
+{
+	return g_strdup_printf("%s/cdat-%s.bin", rundir, sw->id);
+}
+
+bool qemu_write_cdat_files(const struct cb_topology *t, const struct cb_host *h,
+			   const char *rundir, GError **error)
+{
+	struct cb_device *d;
+	struct cb_switch *sw;
+
+	cb_foreach(t->devices, struct cb_device, d) {
+		g_autofree char *path = qemu_cdat_file(rundir, d);
+
+		if ((!h || d->host == h) && !cdat_write(d, path, error))
+			return false;
+	}
+	cb_foreach(t->switches, struct cb_switch, sw) {
+		g_autofree char *path = qemu_switch_cdat_file(rundir, sw);
+
+		if ((!h || sw->host == h) && !cdat_write_switch(sw, path, error))
+			return false;
+	}
+	return true;
 }
 
 char *qemu_pool_file(const char *rundir, const struct cb_pool *p)
@@ -120,15 +147,18 @@ static void add_device(GPtrArray *a, const struct cb_device *d,
 }
 
 static void add_port(GPtrArray *a, const struct cb_port *p,
-		     const char *rundir);
+		     const struct qemu_opts *o, const char *rundir);
 
 static void add_switch(GPtrArray *a, const struct cb_switch *sw,
-		       const char *rundir)
+		       const struct qemu_opts *o, const char *rundir)
 {
+	g_autofree char *cdat = qemu_switch_cdat_file(rundir, sw);
+
 	add(a, "-device");
-	addf(a, "cxl-upstream,bus=%s,id=%s,x-speed=%s,x-width=%d",
+	addf(a, "cxl-upstream,bus=%s,id=%s,x-speed=%s,x-width=%d%s%s",
 	     sw->upstream->id, sw->id, speed_name(sw->link.speed_gts),
-	     sw->link.width);
+	     sw->link.width, o->switch_cdat ? ",cdat=" : "",
+	     o->switch_cdat ? cdat : "");
 	for (int i = 0; i < sw->nports; i++) {
 		const struct cb_port *p = sw->ports[i];
 
@@ -138,14 +168,15 @@ static void add_switch(GPtrArray *a, const struct cb_switch *sw,
 		     p->chassis, p->slot, p->hotplug ? "on" : "off");
 	}
 	for (int i = 0; i < sw->nports; i++)
-		add_port(a, sw->ports[i], rundir);
+		add_port(a, sw->ports[i], o, rundir);
 }
 
 /* What hangs below a port, depth first so buses exist before use. */
-static void add_port(GPtrArray *a, const struct cb_port *p, const char *rundir)
+static void add_port(GPtrArray *a, const struct cb_port *p,
+		     const struct qemu_opts *o, const char *rundir)
 {
 	if (p->child_kind == CB_NODE_SWITCH)
-		add_switch(a, p->child.sw, rundir);
+		add_switch(a, p->child.sw, o, rundir);
 	else if (p->child_kind == CB_NODE_DEVICE)
 		add_device(a, p->child.dev, rundir);
 }
@@ -181,6 +212,63 @@ static void add_windows(GPtrArray *a, const struct cb_host *h)
 	g_string_free(m, TRUE);
 }
 
+static void hmat_lb(GPtrArray *a, int target, const char *type,
+		    const char *what, unsigned int value, const char *unit)
+{
+	add(a, "-numa");
+	addf(a, "hmat-lb,initiator=0,target=%d,hierarchy=memory,data-type=%s,"
+	     "%s=%u%s", target, type, what, value, unit);
+}
+
+/*
+ * NUMA and HMAT: node 0 holds the vCPUs and local DRAM; each host bridge
+ * gets a memoryless node named by an ACPI Generic Port. The guest kernel
+ * needs the generic port's HMAT entry (CPU -> host bridge) to compute a
+ * CXL device's access coordinates at all; without it every endpoint's
+ * perf calculation fails and the CDAT values never reach sysfs.
+ */
+static void add_numa(GPtrArray *a, const struct cb_host *h)
+{
+	struct cb_bridge *b;
+
+	add(a, "-object");
+	addf(a, "memory-backend-ram,id=%s-dram,size=%lluM", h->id,
+	     (unsigned long long)(h->memory / CB_MIB));
+	add(a, "-numa");
+	if (h->cpus > 1)
+		addf(a, "node,nodeid=0,cpus=0-%d,memdev=%s-dram", h->cpus - 1,
+		     h->id);
+	else
+		addf(a, "node,nodeid=0,cpus=0,memdev=%s-dram", h->id);
+	hmat_lb(a, 0, "read-latency", "latency",
+		cdat_latency_ns(h->local.read_latency_ns), "");
+	hmat_lb(a, 0, "write-latency", "latency",
+		cdat_latency_ns(h->local.write_latency_ns), "");
+	/* QEMU's M is MiB/s; the kernel reports the same number as MB/s. */
+	hmat_lb(a, 0, "read-bandwidth", "bandwidth",
+		cdat_bandwidth_mbs(h->local.read_gbps), "M");
+	hmat_lb(a, 0, "write-bandwidth", "bandwidth",
+		cdat_bandwidth_mbs(h->local.write_gbps), "M");
+	cb_foreach(h->bridges, struct cb_bridge, b) {
+		int node = 1 + b_i_;
+
+		add(a, "-numa");
+		addf(a, "node,nodeid=%d,initiator=0", node);
+		/*
+		 * Same data types as node 0: HMAT has one table per type, and
+		 * a pair missing from a table reads as 0 (an invalid path).
+		 */
+		hmat_lb(a, node, "read-latency", "latency",
+			cdat_latency_ns(b->latency_ns), "");
+		hmat_lb(a, node, "write-latency", "latency",
+			cdat_latency_ns(b->latency_ns), "");
+		hmat_lb(a, node, "read-bandwidth", "bandwidth",
+			cdat_bandwidth_mbs(b->gbps), "M");
+		hmat_lb(a, node, "write-bandwidth", "bandwidth",
+			cdat_bandwidth_mbs(b->gbps), "M");
+	}
+}
+
 GPtrArray *qemu_argv_build(const struct cb_topology *t,
 			   const struct cb_host *h, const struct qemu_opts *o,
 			   GError **error)
@@ -206,12 +294,17 @@ GPtrArray *qemu_argv_build(const struct cb_topology *t,
 	add(a, "-name");
 	addf(a, "cxlbed-%s,process=cxlbed-%s", h->id, h->id);
 	add(a, "-machine");
-	add(a, "q35,cxl=on");
+	add(a, "q35,cxl=on,hmat=on");
 	add(a, "-accel");
 	add(a, "tcg");
 	/* -hypervisor: else the kernel refuses to commit regions in a VM. */
 	add(a, "-cpu");
-	add(a, "max,-hypervisor");
+	/*
+	 * -erms,-fsrm: with them the guest's memset/memcpy use "rep movsb",
+	 * which TCG runs byte by byte through CXL's MMIO path; first-touch
+	 * of CXL pages was ~4x slower (measured by the guest image work).
+	 */
+	add(a, "max,-hypervisor,-erms,-fsrm");
 	add(a, "-nodefaults");
 	add(a, "-no-user-config");
 	add(a, "-display");
@@ -223,6 +316,7 @@ GPtrArray *qemu_argv_build(const struct cb_topology *t,
 	addf(a, "%d", h->cpus);
 	add(a, "-m");
 	addf(a, "%lluM", (unsigned long long)(h->memory / CB_MIB));
+	add_numa(a, h);
 	add(a, "-kernel");
 	add(a, o->kernel ? o->kernel : CXLBED_DEFAULT_KERNEL);
 	add(a, "-initrd");
@@ -264,6 +358,9 @@ GPtrArray *qemu_argv_build(const struct cb_topology *t,
 		add(a, "-device");
 		addf(a, "pxb-cxl,bus_nr=%d,bus=pcie.0,id=%s,"
 		     "hdm_for_passthrough=on", b->bus_nr, b->id);
+		add(a, "-object");
+		addf(a, "acpi-generic-port,id=%s-gp,pci-bus=%s,node=%u",
+		     b->id, b->id, 1 + b_i_);
 		cb_foreach(b->rootports, struct cb_port, p) {
 			const struct cb_link *l = NULL;
 
@@ -280,7 +377,7 @@ GPtrArray *qemu_argv_build(const struct cb_topology *t,
 			     l ? l->width : 16);
 		}
 		cb_foreach(b->rootports, struct cb_port, p)
-			add_port(a, p, rundir);
+			add_port(a, p, o, rundir);
 	}
 	add_windows(a, h);
 	g_ptr_array_add(a, NULL);

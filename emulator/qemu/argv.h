@@ -24,6 +24,12 @@ struct qemu_opts {
 	const char *append_extra;	/* added to the kernel command line */
 	const char *plugin;	/* full -plugin value, or NULL */
 	bool interactive;	/* serial on stdio instead of a log file */
+	/*
+	 * Give each switch its own CDAT (cdat=RUNDIR/cdat-SWITCH.bin, the
+	 * switch's latency-ns and bandwidth) instead of QEMU's built-in one.
+	 * The run must write those files first: qemu_write_cdat_files().
+	 */
+	bool switch_cdat;
 };
 
 /* NULL-terminated argv of owned strings; NULL + *error on failure. */
@@ -39,6 +45,10 @@ char *qemu_console_log(const char *rundir, const struct cb_host *h);
 char *qemu_pidfile(const char *rundir, const struct cb_host *h);
 /* RUNDIR/cdat-DEV.bin: written by cdat_write() before QEMU starts. */
 char *qemu_cdat_file(const char *rundir, const struct cb_device *d);
+char *qemu_switch_cdat_file(const char *rundir, const struct cb_switch *sw);
+/* Every device's and switch's CDAT file for host H (NULL: all hosts). */
+bool qemu_write_cdat_files(const struct cb_topology *t, const struct cb_host *h,
+			   const char *rundir, GError **error);
 /* The pool's own file, or RUNDIR/pool-POOL.img the run creates (size). */
 char *qemu_pool_file(const char *rundir, const struct cb_pool *p);
 

@@ -11,6 +11,11 @@
  *   DSLBIS  x4: read latency, write latency (ps units), read bandwidth,
  *           write bandwidth (MB/s units), each for handle 0
  *   DSEMTS  the EFI memory type of the range
+ *
+ * A switch's table (cxl-upstream cdat=) holds four SSLBIS structures, one
+ * per data type, each with one entry "upstream port <-> any downstream
+ * port": the switch's traversal latency and its bandwidth (that of the
+ * link above it).
  */
 #ifndef CXLBED_QEMU_CDAT_H
 #define CXLBED_QEMU_CDAT_H
@@ -25,6 +30,11 @@
 #define CDAT_TYPE_DSMAS 0
 #define CDAT_TYPE_DSLBIS 1
 #define CDAT_TYPE_DSEMTS 4
+#define CDAT_TYPE_SSLBIS 5
+#define CDAT_SSLBIS_HEADER_LEN 16
+#define CDAT_SSLBE_LEN 8
+#define CDAT_SSLBIS_US_PORT 0x100
+#define CDAT_SSLBIS_ANY_PORT 0xffff
 #define CDAT_DSMAS_LEN 24
 #define CDAT_DSLBIS_LEN 24
 #define CDAT_DSEMTS_LEN 24
@@ -37,6 +47,9 @@
 
 GBytes *cdat_build(const struct cb_device *d);
 bool cdat_write(const struct cb_device *d, const char *path, GError **error);
+GBytes *cdat_build_switch(const struct cb_switch *sw);
+bool cdat_write_switch(const struct cb_switch *sw, const char *path,
+		       GError **error);
 
 /* What the guest kernel will derive: latency in ns, bandwidth in MB/s. */
 unsigned int cdat_latency_ns(double ns);

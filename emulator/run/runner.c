@@ -2,7 +2,6 @@
 #include "runner.h"
 #include "agent.h"
 #include "argv.h"
-#include "cdat.h"
 #include "error.h"
 #include "paths.h"
 #include "process.h"
@@ -76,7 +75,6 @@ static char *make_run_id(const struct cb_topology *t)
 static bool prepare_dir(struct run *run, GError **error)
 {
 	struct cb_pool *pool;
-	struct cb_device *d;
 
 	if (g_mkdir_with_parents(run->dir, 0755) < 0) {
 		g_set_error(error, CXLBED_ERROR, CXLBED_ERROR_RUN, "%s: %s",
@@ -96,23 +94,19 @@ static bool prepare_dir(struct run *run, GError **error)
 		}
 		close(fd);
 	}
-	cb_foreach(run->topo->devices, struct cb_device, d) {
-		g_autofree char *path = qemu_cdat_file(run->dir, d);
-
-		if (!cdat_write(d, path, error))
-			return false;
-	}
-	return true;
+	/* Device and switch CDAT: the guest's latency/bandwidth view. */
+	return qemu_write_cdat_files(run->topo, NULL, run->dir, error);
 }
 
 static bool start_host(struct run *run, struct host_run *hr, GError **error)
 {
 	struct qemu_opts qo = {
 		.qemu = g_getenv("CXLBED_QEMU"),
-		.kernel = cxlbed_path(CXLBED_DEFAULT_KERNEL),
+		.kernel = cxlbed_path(CXLBED_GUEST_KERNEL),
 		.initrd = cxlbed_path(CXLBED_DEFAULT_INITRD),
 		.rundir = run->dir,
 		.interactive = run->opts->interactive,
+		.switch_cdat = true,
 	};
 	g_autoptr(GPtrArray) argv = qemu_argv_build(run->topo, hr->h, &qo, error);
 	g_autofree char *qmp_log = host_file(run, "qmp", hr->h, "log");
@@ -277,6 +271,28 @@ static void absorb_output(struct res_host *rh, int node, JsonObject *out)
 	}
 }
 
+/* "ns_per_access 271.4, bytes 4194304": a workload's numbers, readable. */
+static char *format_figures(JsonObject *out)
+{
+	g_autoptr(GString) s = g_string_new(NULL);
+	g_autoptr(GList) members = json_object_get_members(out);
+
+	for (GList *l = members; l; l = l->next) {
+		JsonNode *v = json_object_get_member(out, l->data);
+
+		if (!JSON_NODE_HOLDS_VALUE(v))
+			continue;
+		if (json_node_get_value_type(v) == G_TYPE_DOUBLE)
+			g_string_append_printf(s, "%s%s %.4g", s->len ? ", " : "",
+					       (char *)l->data, json_node_get_double(v));
+		else if (json_node_get_value_type(v) == G_TYPE_INT64)
+			g_string_append_printf(s, "%s%s %" G_GINT64_FORMAT,
+					       s->len ? ", " : "", (char *)l->data,
+					       json_node_get_int(v));
+	}
+	return g_string_free(g_steal_pointer(&s), FALSE);
+}
+
 static void run_one(struct run *run, struct host_run *hr,
 		    const struct scn_workload *w, int node)
 {
@@ -323,12 +339,11 @@ static void run_one(struct run *run, struct host_run *hr,
 	result_check(run->res, check, rw->ok, "%s", rw->ok ? "ran" : rw->error);
 	absorb_output(hr->res, node, rw->output);
 	{
-		g_autofree char *line = rw->output ? json_object_to_line(rw->output) : NULL;
+		g_autofree char *line = rw->output ? format_figures(rw->output) : NULL;
 
-		progress(hr->h->id, w->id, "%s%s (%.1f s)", node >= 0 ? "" : "",
+		progress(hr->h->id, w->id, "node %d: %s (%.1f s)", node,
 			 line ? line : rw->error, rw->wall_s);
-	}
-}
+	}}
 
 static void run_workloads(struct run *run, struct host_run *hr)
 {

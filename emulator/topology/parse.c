@@ -174,6 +174,8 @@ static bool parse_bridge(struct topo_ctx *c, struct topo_obj *o, GError **error)
 	o->ref = cfg_get_string(c->cfg, s, "host", NULL);
 	GET(cfg_get_double(c->cfg, s, "latency-ns", TOPO_DEF_BRIDGE_LAT,
 			   &b->latency_ns, error));
+	GET(cfg_get_double(c->cfg, s, "gbps", TOPO_DEF_BRIDGE_GBPS, &b->gbps,
+			   error));
 	return true;
 }
 
@@ -336,6 +338,10 @@ static bool parse_pool(struct topo_ctx *c, struct topo_obj *o, GError **error)
 		return FAIL(topo_key_line(s, "type"), "type: '%s' is not a "
 			    "pool type; use volatile or persistent", type);
 	file = cfg_get_string(c->cfg, s, "file", NULL);
+	if (file && strchr(file, ','))
+		return FAIL(topo_key_line(s, "file"), "file: '%s' has a ',', "
+			    "which a QEMU option value cannot carry; rename "
+			    "the file", file);
 	p->file = file && *file ? g_strdup(file) : NULL;
 	GET(cfg_get_bool(c->cfg, s, "shared", true, &p->shared, error));
 	return true;
@@ -397,6 +403,10 @@ static bool read_section(struct topo_ctx *c, struct cfg_section *s,
 	if (strchr(s->name, '.'))
 		return FAIL(s->line, "name '%s' has a '.'; the dot is kept for "
 			    "switch ports (sw0.p1): rename it", s->name);
+	/* Names become QEMU ids, which must start with a letter. */
+	if (!g_ascii_isalpha(s->name[0]))
+		return FAIL(s->line, "name '%s' must start with a letter",
+			    s->name);
 	o = g_new0(struct topo_obj, 1);
 	o->kind = k;
 	o->sec = s;

@@ -275,9 +275,13 @@ uint64_t topology_host_cxl_ram_bytes(const struct cb_host *h)
 	struct cb_region *r;
 	uint64_t sum = 0;
 
-	cb_foreach(h->regions, struct cb_region, r)
-		if (r->mode == CB_REGION_RAM)
+	cb_foreach(h->regions, struct cb_region, r) {
+		struct cb_device *d = g_ptr_array_index(r->devices, 0);
+
+		/* Persistent regions become pmem, not system RAM. */
+		if (r->mode == CB_REGION_RAM && !d->persistent)
 			sum += r->size;
+	}
 	return sum;
 }
 

@@ -117,6 +117,7 @@ struct cb_bridge {
 	int bus_nr;		/* PCI bus number the pxb-cxl takes */
 	double latency_ns;	/* host bridge traversal */
 	GPtrArray *rootports;	/* struct cb_port * */
+	double gbps;		/* CPU <-> host bridge bandwidth */
 };
 
 struct cb_window {

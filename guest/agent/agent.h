@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: MIT */
+/* Shared declarations of the in-guest agent's parts. */
+#ifndef CXLBED_AGENT_H
+#define CXLBED_AGENT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <json-c/json.h>
+
+/* Every command: args in, result out (owned by the caller) or an error. */
+#define ERRLEN 512
+typedef json_object *(*cmd_fn)(json_object *args, char *err);
+
+/* chan.c: the virtio-serial port */
+#define AGENT_PORT_NAME "org.cxlbed.agent"
+int chan_open(const char *name);
+int chan_send(const char *line);	/* 0, or -1 when dropped */
+void agent_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* sysfs.c: small readers; return -1 when the file is absent */
+int sysfs_read(const char *path, char *buf, size_t len);
+int sysfs_write(const char *path, const char *val);
+long long sysfs_ll(const char *path, long long def);
+double uptime_s(void);
+
+/* enumerate.c, region.c, run.c */
+json_object *cmd_enumerate(json_object *args, char *err);
+json_object *cmd_create_region(json_object *args, char *err);
+json_object *cmd_run(json_object *args, char *err);
+
+/* online.c: bring a region's dax device to the requested mode */
+json_object *online_region(const char *region, bool devdax,
+			   unsigned long long size, char *err);
+long long node_mem_bytes(int node);
+
+#endif

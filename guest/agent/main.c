@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: MIT
+/*
+ * cxlbed-agent: runs inside the guest, started (and respawned) by init.
+ * Serves the host over the virtio-serial port: one request at a time, in
+ * order, each answered by exactly one reply line (docs/agent-protocol.md).
+ */
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/reboot.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "agent.h"
+#include "proto.h"
+
+static json_object *cmd_ping(json_object *args, char *err)
+{
+	return json_object_new_object();
+}
+
+static const struct {
+	const char *name;
+	cmd_fn fn;
+} commands[] = {
+	{ "ping", cmd_ping },
+	{ "enumerate", cmd_enumerate },
+	{ "create-region", cmd_create_region },
+	{ "run", cmd_run },
+};
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void send_hello(void)
+{
+	json_object *f = json_object_new_object();
+	struct utsname u;
+	char *line;
+
+	uname(&u);
+	json_object_object_add(f, "agent", json_object_new_string("cxlbed-agent"));
+	json_object_object_add(f, "version", json_object_new_int(PROTO_VERSION));
+	json_object_object_add(f, "kernel", json_object_new_string(u.release));
+	json_object_object_add(f, "uptime_s", json_object_new_double(uptime_s()));
+	line = proto_event("hello", f);
+	if (line)
+		chan_send(line);
+	free(line);
+}
+
+static void poweroff_now(void)
+{
+	sync();
+	reboot(RB_POWER_OFF);
+	_exit(1);	/* only reached when not allowed to power off */
+}
+
+static void handle_line(const char *line)
+{
+	char err[ERRLEN] = "";
+	struct request req;
+	json_object *result = NULL;
+	char *reply;
+	size_t i;
+	bool off = false;
+
+	if (proto_parse_request(line, &req, err, sizeof(err)) < 0) {
+		reply = proto_reply_err(&req, err);
+		goto out;
+	}
+	if (!strcmp(req.cmd, "poweroff")) {
+		off = true;
+		reply = proto_reply_ok(&req, NULL);
+		goto out;
+	}
+	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (!strcmp(req.cmd, commands[i].name))
+			break;
+	if (i == sizeof(commands) / sizeof(commands[0])) {
+		snprintf(err, sizeof(err), "unknown command '%s'", req.cmd);
+		reply = proto_reply_err(&req, err);
+		goto out;
+	}
+	result = commands[i].fn(req.args, err);
+	if (result)
+		reply = proto_reply_ok(&req, result);
+	else
+		reply = proto_reply_err(&req, err[0] ? err : "failed");
+out:
+	if (reply)
+		chan_send(reply);
+	free(reply);
+	request_free(&req);
+	if (off)
+		poweroff_now();
+}
+
+int main(void)
+{
+	struct linebuf lb;
+	bool greeted = false;	/* a request arrived: stop the hellos */
+	double next_hello = 0;
+	char buf[65536];
+	int fd, waited = 0;
+
+	signal(SIGPIPE, SIG_IGN);
+	setvbuf(stderr, NULL, _IOLBF, 0);
+	while ((fd = chan_open(AGENT_PORT_NAME)) < 0) {
+		if (waited++ == 50)
+			fprintf(stderr, "cxlbed-agent: waiting for virtio port %s\n",
+				AGENT_PORT_NAME);
+		usleep(100000);
+	}
+	fprintf(stderr, "cxlbed-agent: ready at %.2fs\n", uptime_s());
+	lb_init(&lb);
+	for (;;) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		int timeout = -1;
+
+		if (!greeted) {
+			double t = now_s();
+
+			if (t >= next_hello) {
+				send_hello();
+				next_hello = t + 1.0;
+			}
+			timeout = (int)((next_hello - t) * 1000) + 1;
+		}
+		if (poll(&p, 1, timeout) < 0 && errno != EINTR)
+			return 1;
+		if (p.revents & POLLIN) {
+			ssize_t n = read(fd, buf, sizeof(buf));
+			char *line;
+			int rc;
+
+			if (n > 0) {
+				lb_feed(&lb, buf, n);
+				while ((rc = lb_next(&lb, &line)) != 0) {
+					greeted = true;
+					if (rc == -E2BIG) {
+						char *r = proto_reply_err(NULL,
+							"request line longer than 1 MiB");
+						chan_send(r);
+						free(r);
+						continue;
+					}
+					if (rc < 0)
+						break;
+					handle_line(line);
+					free(line);
+				}
+				continue;
+			}
+			if (n < 0 && (errno == EAGAIN || errno == EINTR))
+				continue;
+		}
+		if (p.revents & (POLLHUP | POLLERR | POLLIN)) {
+			/*
+			 * No host end: poll reports HUP at once, so pace the
+			 * retries, and greet whoever connects next.
+			 */
+			lb_free(&lb);
+			greeted = false;
+			next_hello = 0;
+			usleep(100000);
+		}
+	}
+}

@@ -1,0 +1,203 @@
+// SPDX-License-Identifier: MIT
+/*
+ * run: start a guest program, wait for it under a timeout, hand back its
+ * exit status, its one-line JSON result (the last line of stdout) and the
+ * tail of its stderr.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "agent.h"
+#include "json_util.h"
+#include "proto.h"
+
+#define MAX_ARGS 64
+#define OUT_CAP (512 * 1024)	/* stdout kept; fits a 1 MiB reply line */
+#define ERR_CAP (16 * 1024)	/* stderr: the tail is what explains a failure */
+
+struct capture {
+	char *buf;
+	size_t len, cap;
+	bool tail;	/* keep the last cap bytes instead of the first */
+};
+
+static void capture_add(struct capture *c, const char *data, size_t n)
+{
+	if (c->tail && n > c->cap) {
+		data += n - c->cap;
+		n = c->cap;
+	}
+	if (c->len + n > c->cap) {
+		if (!c->tail)
+			n = c->cap - c->len;
+		else {
+			size_t drop = c->len + n - c->cap;
+
+			memmove(c->buf, c->buf + drop, c->len - drop);
+			c->len -= drop;
+		}
+	}
+	memcpy(c->buf + c->len, data, n);
+	c->len += n;
+}
+
+static double mono_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* The last non-empty line of the program's stdout, parsed as JSON. */
+static json_object *last_json_line(struct capture *c)
+{
+	char *end, *start;
+
+	c->buf[c->len] = '\0';
+	end = c->buf + c->len;
+	while (end > c->buf && (end[-1] == '\n' || end[-1] == ' '))
+		*--end = '\0';
+	start = strrchr(c->buf, '\n');
+	start = start ? start + 1 : c->buf;
+	json_object *o = *start ? json_tokener_parse(start) : NULL;
+
+	if (o && !json_object_is_type(o, json_type_object)) {
+		json_object_put(o);
+		o = NULL;
+	}
+	return o;
+}
+
+static pid_t spawn(const char *prog, char **argv, int out[2], int errp[2])
+{
+	pid_t pid = fork();
+
+	if (pid)
+		return pid;
+	setpgid(0, 0);	/* so a timeout can kill the whole group */
+	dup2(out[1], 1);
+	dup2(errp[1], 2);
+	close(out[0]);
+	close(errp[0]);
+	int devnull = open("/dev/null", O_RDONLY);
+
+	if (devnull >= 0)
+		dup2(devnull, 0);
+	setenv("PATH", "/usr/bin:/bin:/sbin", 1);
+	execvp(prog, argv);
+	fprintf(stderr, "exec %s: %s\n", prog, strerror(errno));
+	_exit(127);
+}
+
+json_object *cmd_run(json_object *args, char *err)
+{
+	const char *prog = arg_str(args, "program", NULL);
+	double timeout = arg_int(args, "timeout_s", 120), t0, left;
+	struct capture out = { .cap = OUT_CAP }, errc = { .cap = ERR_CAP, .tail = true };
+	char *argv[MAX_ARGS + 2], chunk[8192];
+	int outp[2], errp[2], status = 0, nargs = 0, open_fds = 2;
+	bool timed_out = false;
+	json_object *jargs, *res, *parsed;
+	pid_t pid;
+
+	if (!prog || !prog[0]) {
+		snprintf(err, ERRLEN, "args.program is required");
+		return NULL;
+	}
+	argv[nargs++] = (char *)prog;
+	if (json_object_object_get_ex(args, "args", &jargs)) {
+		size_t i, n;
+
+		if (!json_object_is_type(jargs, json_type_array)) {
+			snprintf(err, ERRLEN, "args.args must be an array of strings");
+			return NULL;
+		}
+		n = json_object_array_length(jargs);
+		if (n > MAX_ARGS) {
+			snprintf(err, ERRLEN, "at most %d arguments", MAX_ARGS);
+			return NULL;
+		}
+		for (i = 0; i < n; i++)
+			argv[nargs++] = (char *)json_object_get_string(
+				json_object_array_get_idx(jargs, i));
+	}
+	argv[nargs] = NULL;
+	out.buf = malloc(OUT_CAP + 1);
+	errc.buf = malloc(ERR_CAP + 1);
+	if (!out.buf || !errc.buf || pipe2(outp, O_CLOEXEC) < 0) {
+		snprintf(err, ERRLEN, "run: out of resources");
+		free(out.buf);
+		free(errc.buf);
+		return NULL;
+	}
+	if (pipe2(errp, O_CLOEXEC) < 0) {
+		close(outp[0]);
+		close(outp[1]);
+		snprintf(err, ERRLEN, "run: pipe: %s", strerror(errno));
+		free(out.buf);
+		free(errc.buf);
+		return NULL;
+	}
+	t0 = mono_s();
+	pid = spawn(prog, argv, outp, errp);
+	close(outp[1]);
+	close(errp[1]);
+	struct pollfd p[2] = { { .fd = outp[0], .events = POLLIN },
+			       { .fd = errp[0], .events = POLLIN } };
+
+	while (open_fds && pid > 0) {
+		left = timeout - (mono_s() - t0);
+		if (left <= 0) {
+			timed_out = true;
+			kill(-pid, SIGKILL);
+			break;
+		}
+		if (poll(p, 2, (int)(left * 1000) + 1) < 0 && errno != EINTR)
+			break;
+		for (int i = 0; i < 2; i++) {
+			ssize_t n;
+
+			if (p[i].fd < 0 || !p[i].revents)
+				continue;
+			n = read(p[i].fd, chunk, sizeof(chunk));
+			if (n > 0) {
+				capture_add(i ? &errc : &out, chunk, n);
+			} else if (n == 0 || errno != EINTR) {
+				close(p[i].fd);
+				p[i].fd = -1;
+				open_fds--;
+			}
+		}
+	}
+	for (int i = 0; i < 2; i++)
+		if (p[i].fd >= 0)
+			close(p[i].fd);
+	if (pid > 0)
+		waitpid(pid, &status, 0);
+
+	res = json_object_new_object();
+	jadd_int(res, "exit", pid < 0 ? -1 : WIFEXITED(status) ?
+		 WEXITSTATUS(status) : 128 + WTERMSIG(status));
+	if (WIFSIGNALED(status))
+		jadd_int(res, "signal", WTERMSIG(status));
+	jadd_bool(res, "timed_out", timed_out);
+	jadd_double(res, "wall_s", mono_s() - t0);
+	parsed = last_json_line(&out);
+	json_object_object_add(res, "output", parsed);
+	if (!parsed)	/* not JSON: hand back what it printed instead */
+		jadd_str(res, "stdout", out.buf);
+	errc.buf[errc.len] = '\0';
+	jadd_str(res, "stderr", errc.buf);
+	free(out.buf);
+	free(errc.buf);
+	return res;
+}

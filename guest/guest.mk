@@ -1,0 +1,35 @@
+# Guest side: the in-guest agent and the image (kernel + initramfs) that
+# carries it. Guest programs link dynamically against Debian's libcxl,
+# libdaxctl and json-c; the image builder copies those libraries in.
+GUEST_PKGS := libcxl libdaxctl json-c
+GUEST_CFLAGS := $(BASE_CFLAGS) $(CFLAGS) $(shell pkg-config --cflags $(GUEST_PKGS))
+GUEST_LIBS := $(shell pkg-config --libs $(GUEST_PKGS)) -ldl
+GUEST_BIN := $(B)/guest/bin
+
+AGENT_SRCS := $(filter-out guest/agent/test_%.c,$(wildcard guest/agent/*.c))
+AGENT_OBJS := $(AGENT_SRCS:%.c=$(B)/obj/%.o)
+
+$(B)/obj/guest/agent/%.o: guest/agent/%.c
+	@mkdir -p $(@D)
+	$(CC) $(GUEST_CFLAGS) -c $< -o $@
+
+$(GUEST_BIN)/cxlbed-agent: $(AGENT_OBJS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -o $@ $^ $(GUEST_LIBS)
+
+# Protocol unit test: framing and JSON only, no libcxl, runs on the host.
+$(B)/tests/guest-agent-proto: guest/agent/test_proto.c $(B)/obj/guest/agent/proto.o \
+		tests/unit/tap.h
+	@mkdir -p $(@D)
+	$(CC) $(GUEST_CFLAGS) -Itests/unit -Iguest/agent -o $@ $< \
+		$(B)/obj/guest/agent/proto.o $(shell pkg-config --libs json-c)
+UNIT_TESTS += $(B)/tests/guest-agent-proto
+
+# The image carries every program in $(GUEST_BIN); other fragments add
+# theirs with a prerequisite line: $(B)/guest/initramfs.cpio.gz: PROGRAM
+GUEST_IMAGE := $(B)/guest/initramfs.cpio.gz $(B)/guest/vmlinuz $(B)/guest/vmlinux
+$(GUEST_IMAGE) &: guest/image/mkinitramfs.sh guest/image/init guest/image/inittab \
+		$(KERNEL_DEB) $(BUSYBOX) $(GUEST_BIN)/cxlbed-agent
+	sh guest/image/mkinitramfs.sh $(KERNEL_DEB) $(BUSYBOX) $(GUEST_BIN) $(B)/guest
+
+ALL_TARGETS += $(GUEST_BIN)/cxlbed-agent $(GUEST_IMAGE)

@@ -1,0 +1,135 @@
+#!/bin/sh
+# mkinitramfs.sh: build the guest kernel and initramfs from Debian packages.
+#
+# Usage: mkinitramfs.sh KERNEL_DEB BUSYBOX BINDIR OUTDIR
+#   KERNEL_DEB  linux-image-6.12.*.deb (extracted, never installed)
+#   BUSYBOX     a static busybox
+#   BINDIR      guest programs (agent, workloads, ...) copied to /usr/bin
+#   OUTDIR      receives vmlinuz, vmlinux (the same kernel, uncompressed,
+#               for PVH boot) and initramfs.cpio.gz
+#
+# The image holds only what a CXL guest needs: busybox, the CXL/DAX/NVDIMM
+# modules with their dependency closure (decompressed: busybox insmod cannot
+# read .ko.xz), ndctl's cxl/daxctl for debugging and the shared libraries
+# every carried program links against. No udev: /init loads modules itself.
+set -eu
+
+[ $# -eq 4 ] || { echo "usage: $0 KERNEL_DEB BUSYBOX BINDIR OUTDIR" >&2; exit 2; }
+deb=$1 busybox=$2 bindir=$3 out=$4
+here=$(cd "$(dirname "$0")" && pwd)
+
+# Modules /init loads before the agent starts (volatile regions), and
+# those loaded in the background (persistent memory); plus dependencies.
+MODULES="cxl_acpi cxl_pci cxl_mem kmem device_dax dax_cxl"
+PMEM_MODULES="cxl_pmem nd_pmem dax_pmem"
+# Debugging tools carried when the host has them (ndctl, daxctl packages).
+TOOLS="/usr/bin/cxl /usr/bin/daxctl"
+
+die() { echo "mkinitramfs: $*" >&2; exit 1; }
+[ -f "$deb" ] || die "kernel package $deb not found (run ci/deps)"
+[ -x "$busybox" ] || die "busybox $busybox not found (Debian: busybox-static)"
+command -v cpio >/dev/null || die "cpio missing (Debian: cpio)"
+depmod=$(command -v depmod || echo /sbin/depmod)
+[ -x "$depmod" ] || die "depmod missing (Debian: kmod)"
+
+mkdir -p "$out"
+work="$out/.work"
+kroot="$work/kernel"
+root="$work/root"
+rm -rf "$work"
+mkdir -p "$kroot" "$root"
+trap 'rm -rf "$work"' EXIT
+
+# 1. Kernel: extract the package, take vmlinuz and the module tree.
+dpkg-deb -x "$deb" "$kroot"
+kver=$(ls "$kroot/lib/modules" | head -n 1)
+[ -n "$kver" ] || die "no lib/modules in $deb"
+cp "$kroot/boot/vmlinuz-$kver" "$out/vmlinuz.tmp"
+
+# The same kernel uncompressed: QEMU boots an ELF vmlinux through its PVH
+# entry (CONFIG_PVH), skipping firmware real mode and the in-guest
+# decompressor, about 1 s of TCG time. The payload is zstd (or xz).
+payload_at() {
+	LC_ALL=C grep -obUaP "$1" "$kroot/boot/vmlinuz-$kver" | head -n 1 | cut -d: -f1
+}
+: > "$out/vmlinux.tmp"
+for fmt in zstd:'\x28\xb5\x2f\xfd' xz:'\xfd\x37\x7a\x58\x5a\x00'; do
+	off=$(payload_at "${fmt#*:}")
+	[ -n "$off" ] || continue
+	tail -c +$((off + 1)) "$kroot/boot/vmlinuz-$kver" |
+		${fmt%%:*} -dcq > "$out/vmlinux.tmp" 2>/dev/null || true
+	[ "$(head -c 4 "$out/vmlinux.tmp" | od -An -c | tr -d ' ')" = '177ELF' ] && break
+	: > "$out/vmlinux.tmp"
+done
+[ -s "$out/vmlinux.tmp" ] || die "cannot extract vmlinux from $kroot/boot/vmlinuz-$kver"
+
+# 2. Module closure, from the modinfo "depends" field of each module.
+kmods="$kroot/lib/modules/$kver"
+modpath() {
+	p=$(find "$kmods/kernel" -name "$1.ko*" | head -n 1)
+	[ -n "$p" ] || p=$(find "$kmods/kernel" -name "$(echo "$1" | tr _ -).ko*" | head -n 1)
+	echo "$p"
+}
+todo="$MODULES $PMEM_MODULES" seen=
+while [ -n "$todo" ]; do
+	set -- $todo; m=$1; shift; todo=$*
+	case " $seen " in *" $m "*) continue ;; esac
+	seen="$seen $m"
+	p=$(modpath "$m")
+	if [ -z "$p" ]; then
+		# Built into this kernel (e.g. cxl_port, virtio_console): nothing to carry.
+		grep -qs "/$m.ko" "$kmods/modules.builtin" && continue
+		die "module $m is neither in $deb nor built in"
+	fi
+	rel=${p#"$kroot"/}
+	mkdir -p "$root/$(dirname "$rel")"
+	case "$p" in
+	*.xz)	xz -dc "$p" > "$root/${rel%.xz}" ;;
+	*.zst)	zstd -qdc "$p" > "$root/${rel%.zst}" ;;
+	*)	cp "$p" "$root/$rel" ;;
+	esac
+	todo="$todo $(modinfo -F depends "$p" | tr , ' ')"
+done
+cp "$kmods/modules.builtin" "$kmods/modules.builtin.modinfo" "$kmods/modules.order" \
+	"$root/lib/modules/$kver/" 2>/dev/null || true
+"$depmod" -b "$root" "$kver"
+
+# 3. Userspace: busybox applets, tools, guest programs, their libraries.
+mkdir -p "$root/bin" "$root/sbin" "$root/usr/bin" "$root/etc" \
+	"$root/proc" "$root/sys" "$root/dev" "$root/tmp" "$root/run" "$root/root"
+cp "$busybox" "$root/bin/busybox"
+for a in $("$busybox" --list); do
+	[ -e "$root/bin/$a" ] || ln -s busybox "$root/bin/$a"
+done
+for t in $TOOLS; do
+	[ -x "$t" ] && cp "$t" "$root/usr/bin/" || echo "mkinitramfs: note: $t not found, not carried" >&2
+done
+for b in "$bindir"/*; do
+	[ -f "$b" ] && [ -x "$b" ] && cp "$b" "$root/usr/bin/"
+done
+# Libraries: whatever ldd resolves for every dynamic program we carry.
+for b in "$root"/usr/bin/*; do
+	ldd "$b" 2>/dev/null | sed -n 's/.*=> \(\/[^ ]*\).*/\1/p; s/^[[:space:]]*\(\/[^ ]*\) (.*/\1/p'
+done | sort -u | while read -r lib; do
+	mkdir -p "$root$(dirname "$lib")"
+	cp -L "$lib" "$root$lib"
+done
+# Debian 12 is merged-/usr: libraries resolve to /lib/..., keep /usr/lib too.
+[ -e "$root/usr/lib" ] || ln -s ../lib "$root/usr/lib"
+strip --strip-unneeded "$root"/usr/bin/* "$root"/lib/x86_64-linux-gnu/* 2>/dev/null || true
+
+install -m 0755 "$here/init" "$root/init"
+install -m 0644 "$here/inittab" "$root/etc/inittab"
+echo "root:x:0:0:root:/root:/bin/sh" > "$root/etc/passwd"
+echo "$kver" > "$root/etc/cxlbed-kernel"
+echo "$MODULES" > "$root/etc/cxlbed-modules"
+echo "$PMEM_MODULES" > "$root/etc/cxlbed-modules-pmem"
+
+# 4. Pack. Fixed mtimes and sorted names keep the archive reproducible.
+find "$root" -exec touch -h -d @0 {} +
+(cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) \
+	| gzip -n -6 > "$out/initramfs.cpio.gz.tmp"
+mv "$out/vmlinuz.tmp" "$out/vmlinuz"
+mv "$out/vmlinux.tmp" "$out/vmlinux"
+mv "$out/initramfs.cpio.gz.tmp" "$out/initramfs.cpio.gz"
+echo "mkinitramfs: $out/initramfs.cpio.gz ($(du -k "$out/initramfs.cpio.gz" | cut -f1) KiB, kernel $kver)"
