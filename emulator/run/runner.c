@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "runner.h"
 #include "agent.h"
+#include "pool_check.h"
 #include "argv.h"
 #include "error.h"
 #include "paths.h"
@@ -364,6 +365,30 @@ static void run_workloads(struct run *run, struct host_run *hr)
 	}
 }
 
+/* Hosts sharing a pool must see each other's bytes. */
+static void check_shared_pools(struct run *run)
+{
+	g_autofree struct pool_host *ph = g_new0(struct pool_host, run->hosts->len);
+	guint n = 0;
+	struct host_run *hr;
+
+	if (!run->topo->pools->len || qemu_proc_interrupted() || run->opts->only_host)
+		return;
+	cb_foreach(run->hosts, struct host_run, hr) {
+		ph[n].h = hr->h;
+		ph[n].agent = hr->failed ? NULL : hr->agent;
+		ph[n].enumeration = hr->res->enumeration;
+		n++;
+	}
+	pool_check_sharing(run->res, run->topo, ph, n, deadline_in(run, 60));
+	for (guint i = 0; i < run->res->checks->len; i++) {
+		struct res_check *c = g_ptr_array_index(run->res->checks, i);
+
+		if (g_str_has_prefix(c->name, "pool:"))
+			progress(NULL, c->pass ? "pool" : "FAILED", "%s: %s", c->name, c->detail);
+	}
+}
+
 /* QEMU should still be alive until we stop it; note and check how it ended. */
 static void teardown(struct run *run)
 {
@@ -488,6 +513,7 @@ int runner_run(const struct scenario *s, const struct cb_topology *t,
 				qemu_proc_wait(hr->proc);
 			}
 	} else {
+		check_shared_pools(&run);
 		cb_foreach(run.hosts, struct host_run, hr)
 			if (!hr->failed && !qemu_proc_interrupted())
 				run_workloads(&run, hr);

@@ -29,6 +29,13 @@ static bool serial_listed(JsonArray *memdevs, uint64_t serial)
 }
 
 /* The guest region whose targets are exactly this region's devices, in order. */
+static JsonObject *find_guest_region(JsonArray *regions, const struct cb_region *reg);
+
+JsonObject *verify_guest_region(JsonObject *enumeration, const struct cb_region *reg)
+{
+	return find_guest_region(get_array(enumeration, "regions"), reg);
+}
+
 static JsonObject *find_guest_region(JsonArray *regions, const struct cb_region *reg)
 {
 	for (guint i = 0; regions && i < json_array_get_length(regions); i++) {

@@ -18,6 +18,9 @@ bool verify_enumeration(struct run_result *r, const struct cb_host *h,
 void verify_fill_nodes(struct res_host *rh, const struct cb_host *h,
 		       JsonObject *enumeration);
 
+/* The guest's region (from `enumerate`) that is this topology region. */
+JsonObject *verify_guest_region(JsonObject *enumeration, const struct cb_region *reg);
+
 /* "hb0/rp0/sw0/{mem0,mem1}" for a region's devices. */
 char *verify_region_path(const struct cb_region *reg);
 

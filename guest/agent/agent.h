@@ -28,6 +28,10 @@ json_object *cmd_enumerate(json_object *args, char *err);
 json_object *cmd_create_region(json_object *args, char *err);
 json_object *cmd_run(json_object *args, char *err);
 
+/* dax.c: raw byte access to a devdax device, for pool sharing checks */
+json_object *cmd_dax_write(json_object *args, char *err);
+json_object *cmd_dax_read(json_object *args, char *err);
+
 /* online.c: bring a region's dax device to the requested mode */
 json_object *online_region(const char *region, bool devdax,
 			   unsigned long long size, char *err);

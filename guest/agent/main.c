@@ -31,6 +31,8 @@ static const struct {
 	{ "enumerate", cmd_enumerate },
 	{ "create-region", cmd_create_region },
 	{ "run", cmd_run },
+	{ "dax-write", cmd_dax_write },
+	{ "dax-read", cmd_dax_read },
 };
 
 static double now_s(void)

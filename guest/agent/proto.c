@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: MIT
-/* Agent wire protocol: line framing, request parsing, reply formatting. */
+/*
+ * Agent wire protocol: line framing, request parsing, reply formatting,
+ * hex for binary payloads.
+ */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -161,6 +164,64 @@ const char *arg_str(json_object *args, const char *key, const char *def)
 	    !json_object_is_type(v, json_type_string))
 		return def;
 	return json_object_get_string(v);
+}
+
+static int hex_nibble(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+long hex_decode(const char *hex, unsigned char *out, size_t outlen,
+		char *err, size_t errlen)
+{
+	size_t n = strlen(hex), i;
+
+	if (n % 2) {
+		snprintf(err, errlen, "hex has an odd number of digits (%zu)", n);
+		return -1;
+	}
+	if (n / 2 > outlen) {
+		snprintf(err, errlen, "hex too long: %zu bytes, at most %zu",
+			 n / 2, outlen);
+		return -1;
+	}
+	for (i = 0; i < n; i += 2) {
+		int hi = hex_nibble(hex[i]), lo = hex_nibble(hex[i + 1]);
+
+		if (hi < 0 || lo < 0) {
+			size_t bad = hi < 0 ? i : i + 1;
+			unsigned char c = (unsigned char)hex[bad];
+
+			/* Quote only printable ASCII: the message goes into JSON. */
+			if (c >= 0x20 && c < 0x7f)
+				snprintf(err, errlen, "bad hex digit '%c' at position %zu",
+					 c, bad);
+			else
+				snprintf(err, errlen, "bad hex digit (byte 0x%02x) at position %zu",
+					 c, bad);
+			return -1;
+		}
+		out[i / 2] = (unsigned char)(hi << 4 | lo);
+	}
+	return (long)(n / 2);
+}
+
+void hex_encode(const unsigned char *in, size_t n, char *out)
+{
+	static const char digits[] = "0123456789abcdef";
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		out[2 * i] = digits[in[i] >> 4];
+		out[2 * i + 1] = digits[in[i] & 15];
+	}
+	out[2 * n] = '\0';
 }
 
 /* One object per line: plain output never contains a raw newline. */

@@ -51,6 +51,16 @@ int64_t arg_int(json_object *args, const char *key, int64_t def);
 const char *arg_str(json_object *args, const char *key, const char *def);
 
 /*
+ * Hex for binary payloads (dax-write/dax-read). hex_decode: even-length,
+ * upper or lower case; returns the byte count written to out (at most
+ * outlen), or -1 with a message in err. hex_encode writes 2n+1 chars
+ * (lower case, NUL-terminated) to out.
+ */
+long hex_decode(const char *hex, unsigned char *out, size_t outlen,
+		char *err, size_t errlen);
+void hex_encode(const unsigned char *in, size_t n, char *out);
+
+/*
  * Serializers: each returns a malloc'd line ending in '\n'. They consume
  * (put) the json_object passed in.
  */

@@ -132,12 +132,40 @@ static void test_format(void)
 	free(line);
 }
 
+static void test_hex(void)
+{
+	unsigned char b[8];
+	char err[128], out[17];
+
+	is_int(hex_decode("deadBEEF01", b, sizeof(b), err, sizeof(err)), 5,
+	       "hex decodes, either case");
+	ok(b[0] == 0xde && b[1] == 0xad && b[2] == 0xbe && b[3] == 0xef && b[4] == 1,
+	   "hex bytes right");
+	is_int(hex_decode("", b, sizeof(b), err, sizeof(err)), 0, "empty hex is 0 bytes");
+	is_int(hex_decode("abc", b, sizeof(b), err, sizeof(err)), -1, "odd length rejected");
+	ok(strstr(err, "odd") != NULL, "error says odd: %s", err);
+	is_int(hex_decode("12g4", b, sizeof(b), err, sizeof(err)), -1, "non-hex rejected");
+	is_str(err, "bad hex digit 'g' at position 2", "error names the digit");
+	is_int(hex_decode("0x12", b, sizeof(b), err, sizeof(err)), -1, "0x prefix rejected");
+	is_int(hex_decode("1\n", b, sizeof(b), err, sizeof(err)), -1, "control byte rejected");
+	is_str(err, "bad hex digit (byte 0x0a) at position 1", "control byte not quoted raw");
+	is_int(hex_decode("000102030405060708", b, sizeof(b), err, sizeof(err)), -1,
+	       "longer than the buffer rejected");
+	ok(strstr(err, "too long") != NULL, "error says too long: %s", err);
+	b[0] = 0x00, b[1] = 0x7f, b[2] = 0xa5, b[3] = 0xff;
+	hex_encode(b, 4, out);
+	is_str(out, "007fa5ff", "hex encodes lower case");
+	hex_encode(b, 0, out);
+	is_str(out, "", "zero bytes encode to the empty string");
+}
+
 int main(void)
 {
-	plan(34);
+	plan(48);
 	test_framing();
 	test_oversize();
 	test_parse();
 	test_format();
+	test_hex();
 	return done_testing();
 }
