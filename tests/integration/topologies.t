@@ -7,7 +7,8 @@
 . "$(dirname "$0")/lib.sh"
 need_image
 topos=$(ls "$top"/topologies/*.topo)
-plan $(( $(echo "$topos" | wc -l) * 4 ))
+pooled=$(grep -l '^\[pool ' $topos | wc -l)
+plan $(( $(echo "$topos" | wc -l) * 4 + pooled ))
 
 for t in $topos; do
 	name=$(basename "$t" .topo)
@@ -23,6 +24,10 @@ for t in $topos; do
 	want=$("$cxlbed" plan "$t" | sed -n 's/^# host \([^:]*\):.* \([0-9][0-9]*\) memdev.*/\1=\2/p' | sort | tr '\n' ' ')
 	got=$(jq -r '.hosts[] | "\(.name)=\(.memdevs)"' "$out/summary.json" 2>/dev/null | sort | tr '\n' ' ')
 	check "$name: memdevs per host as planned ($want)" [ -n "$want" -a "$want" = "$got" ]
+	if grep -q '^\[pool ' "$t"; then
+		check "$name: a host's write through the pool is read by the other host" \
+			[ "$(jq -r '[.checks[] | select(.name | startswith("pool:"))] | length > 0 and all(.pass)' "$out/summary.json" 2>/dev/null)" = true ]
+	fi
 	check "$name: no QEMU left behind" no_qemu_left "$out"
 done
 finish
