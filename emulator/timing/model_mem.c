@@ -1,0 +1,213 @@
+// SPDX-License-Identifier: MIT
+#include "model_mem.h"
+
+#include <sched.h>
+#include <string.h>
+
+bool tm_host_mem_init(struct tm_host_mem *h, const struct tm_mem_cfg *cfg,
+		      struct mf_fabric *fabric)
+{
+	memset(h, 0, sizeof(*h));
+	h->cfg = *cfg;
+	h->fabric = fabric;
+	if (!cfg->line_bytes || (cfg->line_bytes & (cfg->line_bytes - 1)))
+		return false;
+	while ((1u << h->line_shift) < cfg->line_bytes)
+		h->line_shift++;
+	return mc_level_init(&h->llc, cfg->llc_bytes, cfg->llc_ways,
+			     cfg->line_bytes);
+}
+
+void tm_host_mem_free(struct tm_host_mem *h)
+{
+	mc_level_free(&h->llc);
+}
+
+bool tm_cpu_mem_init(struct tm_cpu_mem *c, const struct tm_host_mem *h)
+{
+	memset(c, 0, sizeof(*c));
+	if (!mc_level_init(&c->l1, h->cfg.l1_bytes, h->cfg.l1_ways,
+			   h->cfg.line_bytes) ||
+	    !mc_level_init(&c->l2, h->cfg.l2_bytes, h->cfg.l2_ways,
+			   h->cfg.line_bytes)) {
+		tm_cpu_mem_free(c);
+		return false;
+	}
+	c->pf.distance = h->cfg.prefetch_distance;
+	mf_window_init(&c->win, h->cfg.mlp);
+	return true;
+}
+
+void tm_cpu_mem_free(struct tm_cpu_mem *c)
+{
+	mc_level_free(&c->l1);
+	mc_level_free(&c->l2);
+}
+
+static void llc_lock(struct tm_host_mem *h)
+{
+	while (__atomic_exchange_n(&h->llc_lock, 1, __ATOMIC_ACQUIRE))
+		while (__atomic_load_n(&h->llc_lock, __ATOMIC_RELAXED))
+			sched_yield();
+}
+
+static void llc_unlock(struct tm_host_mem *h)
+{
+	__atomic_store_n(&h->llc_lock, 0, __ATOMIC_RELEASE);
+}
+
+/* A dirty line leaves the last level: write it back, nobody waits on it. */
+static void write_back(struct tm_host_mem *h, struct tm_cpu_mem *c,
+		       uint64_t line, double now)
+{
+	struct mf_target *t = mf_decode(h->fabric, line << h->line_shift, false);
+
+	if (!t)
+		return;
+	mf_access(t, MF_WRITE, now, h->cfg.line_bytes);
+	c->st.mem_writes[t->cxl]++;
+}
+
+/*
+ * Fetch @line into the last level (LLC lock held) if it is not there,
+ * issued at @issue; returns when its data is in.
+ */
+static double llc_fill(struct tm_host_mem *h, struct tm_cpu_mem *c,
+		       uint64_t line, double issue, bool *from_mem)
+{
+	struct mf_target *t;
+	uint64_t victim;
+	double ready;
+
+	*from_mem = false;
+	if (mc_lookup(&h->llc, line, 0, &ready, NULL))
+		return ready;
+	t = mf_decode(h->fabric, line << h->line_shift, false);
+	ready = t ? mf_access(t, MF_READ, issue, h->cfg.line_bytes) : issue;
+	if (t)
+		c->st.mem_reads[t->cxl]++;
+	*from_mem = true;
+	if (mc_insert(&h->llc, line, 0, ready, &victim))
+		write_back(h, c, victim, issue);
+	return ready;
+}
+
+/* Dirty line out of L2 goes to the last level. */
+static void l2_victim(struct tm_host_mem *h, struct tm_cpu_mem *c,
+		      uint64_t line, double now)
+{
+	uint64_t victim;
+
+	llc_lock(h);
+	if (!mc_lookup(&h->llc, line, MC_DIRTY, NULL, NULL) &&
+	    mc_insert(&h->llc, line, MC_DIRTY, now, &victim))
+		write_back(h, c, victim, now);
+	llc_unlock(h);
+}
+
+static void l2_insert(struct tm_host_mem *h, struct tm_cpu_mem *c,
+		      uint64_t line, uint8_t flags, double ready, double now)
+{
+	uint64_t victim;
+
+	if (mc_insert(&c->l2, line, flags, ready, &victim))
+		l2_victim(h, c, victim, now);
+}
+
+static void l1_insert(struct tm_host_mem *h, struct tm_cpu_mem *c,
+		      uint64_t line, uint8_t flags, double ready, double now)
+{
+	uint64_t victim;
+
+	if (!mc_insert(&c->l1, line, flags, ready, &victim))
+		return;
+	if (!mc_lookup(&c->l2, victim, MC_DIRTY, NULL, NULL))
+		l2_insert(h, c, victim, MC_DIRTY, now, now);
+}
+
+/* Run the stream prefetcher after the core touched @line at @now. */
+static void prefetch(struct tm_host_mem *h, struct tm_cpu_mem *c,
+		     uint64_t line, double now)
+{
+	uint64_t first, l;
+	int dir, stream, n, i;
+
+	n = mc_prefetch_observe(&c->pf, line, &first, &dir, &stream);
+	if (n <= 0)
+		return;
+	for (i = 0, l = first; i < n; i++, l += dir) {
+		bool from_mem;
+		double ready;
+
+		if (mc_contains(&c->l2, l))
+			continue;
+		/* a prefetch never stalls the core: stop when slots run out */
+		if (!mf_window_free(&c->win, now))
+			break;
+		llc_lock(h);
+		ready = llc_fill(h, c, l, now, &from_mem);
+		llc_unlock(h);
+		if (from_mem)
+			mf_window_fill(&c->win, ready);
+		c->st.prefetches++;
+		/* may take the LLC lock for a dirty victim: not held here */
+		l2_insert(h, c, l, MC_PREFETCHED, ready, now);
+	}
+	mc_prefetch_issued(&c->pf, stream, l);
+}
+
+double tm_mem_access(struct tm_host_mem *h, struct tm_cpu_mem *c, uint64_t pa,
+		     bool store, double now)
+{
+	uint64_t line = pa >> h->line_shift;
+	uint8_t set = store ? MC_DIRTY : 0, flags;
+	double ready, issue, go;
+	bool from_mem;
+
+	c->st.accesses++;
+	if (store)
+		c->st.stores++;
+	else
+		c->st.loads++;
+	/* most accesses touch the line before them again: skip the lookup */
+	if (line + 1 == c->last_line && (!store || c->last_dirty))
+		return now;
+	c->last_line = line + 1;	/* 0: none yet */
+	c->last_dirty = store;
+	if (mc_lookup(&c->l1, line, set, &ready, &flags)) {
+		c->last_dirty = store || (flags & MC_DIRTY);
+		goto done;
+	}
+	c->st.l1_miss++;
+	if (mc_lookup(&c->l2, line, 0, &ready, &flags)) {
+		if (flags & MC_PREFETCHED) {
+			mc_clear_flags(&c->l2, line, MC_PREFETCHED);
+			prefetch(h, c, line, now);
+		}
+		l1_insert(h, c, line, set, ready, now);
+		goto done;
+	}
+	c->st.l2_miss++;
+	/* a demand miss needs a miss slot like any other */
+	issue = mf_window_slot(&c->win, now);
+	llc_lock(h);
+	ready = llc_fill(h, c, line, issue, &from_mem);
+	llc_unlock(h);
+	if (from_mem) {
+		c->st.llc_miss++;
+		mf_window_fill(&c->win, ready);
+	}
+	l2_insert(h, c, line, 0, ready, now);
+	l1_insert(h, c, line, set, ready, now);
+	prefetch(h, c, line, now);
+	if (store)	/* the store buffer absorbs the rest of the miss */
+		ready = issue;
+	goto out;
+done:
+	if (store)
+		ready = now;
+out:
+	go = ready > now ? ready : now;
+	c->st.stall_ns += go - now;
+	return go;
+}

@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The memory hierarchy of one host: private L1 and L2 per vCPU with a
+ * stream prefetcher at L2, a shared last level per host, and the fabric
+ * below. tm_mem_access() answers "when may this core go on?" for one
+ * access; only last-level misses (and dirty write-backs) reach memory.
+ *
+ * Loads block until their data arrives: a dependent chain pays the full
+ * latency of each miss. Stores retire into a store buffer: they only wait
+ * for a free miss slot. The prefetcher is what overlaps misses of a
+ * stream, up to the core's bound on misses in flight; with enough of them
+ * a stream runs at the narrowest resource's bandwidth.
+ */
+#ifndef CXLBED_MODEL_MEM_H
+#define CXLBED_MODEL_MEM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "model_cache.h"
+#include "model_fabric.h"
+
+struct tm_mem_cfg {
+	uint32_t line_bytes;
+	uint64_t l1_bytes, l2_bytes, llc_bytes;
+	uint32_t l1_ways, l2_ways, llc_ways;
+	int mlp;		/* misses in flight per core */
+	int prefetch_distance;	/* lines; 0 = no prefetcher */
+};
+
+struct tm_mem_stats {
+	uint64_t accesses, loads, stores;
+	uint64_t l1_miss, l2_miss, llc_miss;
+	uint64_t mem_reads[2], mem_writes[2];	/* [0] local, [1] cxl */
+	uint64_t prefetches;
+	double stall_ns;
+};
+
+struct tm_host_mem {
+	struct tm_mem_cfg cfg;
+	unsigned int line_shift;
+	struct mc_level llc;
+	int llc_lock;
+	struct mf_fabric *fabric;
+};
+
+struct tm_cpu_mem {
+	/* the line touched last: in L1 and most recent, so a repeat is a hit */
+	uint64_t last_line;
+	bool last_dirty;
+	struct mc_level l1, l2;
+	struct mc_prefetcher pf;
+	struct mf_window win;
+	struct tm_mem_stats st;
+};
+
+bool tm_host_mem_init(struct tm_host_mem *h, const struct tm_mem_cfg *cfg,
+		      struct mf_fabric *fabric);
+void tm_host_mem_free(struct tm_host_mem *h);
+bool tm_cpu_mem_init(struct tm_cpu_mem *c, const struct tm_host_mem *h);
+void tm_cpu_mem_free(struct tm_cpu_mem *c);
+
+/*
+ * One access to cacheable physical address @pa at modeled time @now
+ * (already known to be memory, local or CXL). Returns the modeled time at
+ * which the core may go on (>= now).
+ */
+double tm_mem_access(struct tm_host_mem *h, struct tm_cpu_mem *c, uint64_t pa,
+		     bool store, double now);
+
+#endif

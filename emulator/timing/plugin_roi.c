@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Markers: the first one arms the model (re-reading the config, waiting
+ * for the run's other hosts); BEGIN/END/DUMP feed the ROI log and report.
+ */
+#include <string.h>
+#include <time.h>
+
+#include "timing_plugin.h"
+
+void write_report(void)
+{
+	struct roi_report_ctx ctx = {
+		.host = tp.cfg.host, .fabric = tp.fabric, .res = tp.shm->res,
+		.mine = tp.mine, .nres = tp.shm->nres,
+		.ns_per_insn = tp.cfg.ns_per_insn, .skew_ns = tp.cfg.skew_ns,
+		.sync_timeouts = tp.sync_timeouts,
+		.stale_rejoins = tp.stale_rejoins, .armed = tp.armed == 2,
+	};
+	char *err = NULL;
+
+	if (!roi_write_report(&tp.log, &ctx, tp.report, &err)) {
+		g_autofree char *msg = g_strdup_printf("cxlbed-timing: %s\n", err);
+
+		qemu_plugin_outs(msg);
+		g_free(err);
+	}
+}
+
+static void add_stats(struct tm_mem_stats *a, const struct tm_mem_stats *b)
+{
+	a->accesses += b->accesses;
+	a->loads += b->loads;
+	a->stores += b->stores;
+	a->l1_miss += b->l1_miss;
+	a->l2_miss += b->l2_miss;
+	a->llc_miss += b->llc_miss;
+	for (int i = 0; i < 2; i++) {
+		a->mem_reads[i] += b->mem_reads[i];
+		a->mem_writes[i] += b->mem_writes[i];
+	}
+	a->prefetches += b->prefetches;
+	a->stall_ns += b->stall_ns;
+}
+
+/* Counters are summed over the host's vCPUs (racy reads are fine here). */
+static void roi_point_of(struct vcpu *v, unsigned int vi, struct roi_point *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->vcpu = vi;
+	p->t_ns = tm_now(&v->clk, insns_of(vi));
+	for (int i = 0; i < TM_MAX_VCPUS; i++) {
+		struct vcpu *o = __atomic_load_n(&tp.cpu[i], __ATOMIC_ACQUIRE);
+
+		if (!o)
+			continue;
+		p->insns += insns_of(i);
+		add_stats(&p->st, &o->mem.st);
+	}
+	p->res = tp.mine;
+}
+
+/*
+ * Hosts boot at different speeds; with hosts=N every host's modeled time
+ * starts only once all N have reached their first marker, so that their
+ * workloads overlap in modeled time from the start.
+ */
+static void wait_for_hosts(void)
+{
+	struct timespec pause = { 0, 1000000 };
+	int ms = 0;
+
+	while (__atomic_load_n(&tp.shm->armed_hosts, __ATOMIC_ACQUIRE) <
+	       tp.hosts && ms++ < 300000)
+		nanosleep(&pause, NULL);
+}
+
+/*
+ * The runner may rewrite the config once the guest has placed its regions
+ * (their bases are the guest kernel's choice): read it again when arming.
+ * No memory callback runs before arming, so swapping the fabric is safe.
+ */
+static void reload_config(void)
+{
+	struct tm_config c;
+	struct mf_fabric *f;
+	char *err = NULL;
+
+	if (!tm_config_load(tp.config_path, &c, &err)) {
+		g_autofree char *msg = g_strdup_printf(
+			"cxlbed-timing: keeping the old config: %s\n", err);
+
+		qemu_plugin_outs(msg);
+		g_free(err);
+		return;
+	}
+	f = tm_fabric_build(&c, tp.shm, tp.mine, &err);
+	if (!f) {
+		g_free(err);
+		tm_config_clear(&c);
+		return;
+	}
+	/* the old fabric may still be read by a racing vCPU: leak it */
+	tp.fabric = f;
+	tp.mem.fabric = f;
+	tm_config_clear(&c);
+}
+
+void on_marker(unsigned int vi, void *udata)
+{
+	int op = ((uintptr_t)udata >> 12) & 0xf, id = (uintptr_t)udata & 0xfff;
+	struct roi_point p;
+	struct vcpu *v;
+
+	if (!__atomic_load_n(&tp.armed, __ATOMIC_ACQUIRE)) {
+		int expect = 0;
+
+		if (__atomic_compare_exchange_n(&tp.armed, &expect, 1, false,
+						__ATOMIC_ACQ_REL,
+						__ATOMIC_ACQUIRE)) {
+			reload_config();
+			qemu_plugin_reset(tp.id, on_reset);
+			__atomic_fetch_add(&tp.shm->armed_hosts, 1,
+					   __ATOMIC_ACQ_REL);
+		}
+		wait_for_hosts();
+	}
+	v = vcpu_get(vi);
+	if (!v)
+		return;
+	roi_point_of(v, vi, &p);
+	switch (op) {
+	case CXLBED_ROI_BEGIN:
+		roi_begin(&tp.log, vi, id, &p);
+		break;
+	case CXLBED_ROI_END:
+		if (roi_end(&tp.log, vi, id, &p))
+			write_report();
+		break;
+	case CXLBED_ROI_DUMP:
+		write_report();
+		break;
+	}
+}

@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Regions of interest: recognising the marker (see cxlbed-roi.h) in
+ * translated code, keeping what each vCPU saw between BEGIN and END, and
+ * writing the host's report (JSON) for the runner.
+ */
+#ifndef CXLBED_ROI_PLUGIN_H
+#define CXLBED_ROI_PLUGIN_H
+
+#include <glib.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cxlbed-roi.h"
+#include "model_fabric.h"
+#include "model_mem.h"
+
+/* Decode an instruction's bytes; true for a marker, with its op and id. */
+bool roi_decode(const uint8_t *insn, size_t len, int *op, int *id);
+
+/*
+ * A point in a region: the marking vCPU's modeled time, and what the host
+ * (all its vCPUs) has counted so far; a region is the difference. Regions
+ * are keyed by id, so a thread that moves to another vCPU between BEGIN
+ * and END still closes its region (the clocks agree within the skew).
+ */
+struct roi_point {
+	unsigned int vcpu;
+	double t_ns;
+	uint64_t insns;
+	struct tm_mem_stats st;
+	struct mf_counters *res;	/* [nres], this host's share */
+};
+
+struct roi_record {
+	int id;
+	struct roi_point begin, end;
+};
+
+struct roi_log {
+	GMutex lock;
+	int nres;
+	GArray *open;		/* struct roi_point per id (res == NULL: none) */
+	GArray *done;		/* struct roi_record */
+};
+
+void roi_log_init(struct roi_log *l, int nres);
+void roi_log_clear(struct roi_log *l);
+void roi_begin(struct roi_log *l, unsigned int vcpu, int id,
+	       const struct roi_point *now);
+/* False when END comes without a BEGIN of that id. */
+bool roi_end(struct roi_log *l, unsigned int vcpu, int id,
+	     const struct roi_point *now);
+
+/* Everything the report needs besides the log. */
+struct roi_report_ctx {
+	const char *host;
+	const struct mf_fabric *fabric;
+	const struct mf_res *res;	/* [nres] the shared resources */
+	const struct mf_counters *mine;	/* [nres] this host's totals */
+	int nres;
+	double ns_per_insn;
+	uint64_t skew_ns;
+	uint64_t sync_timeouts;
+	uint64_t stale_rejoins;
+	bool armed;
+};
+
+/* Write the report to @path atomically (temp file + rename). */
+bool roi_write_report(struct roi_log *l, const struct roi_report_ctx *ctx,
+		      const char *path, char **err);
+
+#endif

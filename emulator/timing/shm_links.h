@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * State that every host of a run shares: the bandwidth resources (links
+ * and device media, by name) and the modeled-time slots of every vCPU.
+ * Hosts are separate QEMU processes; the run creates a POSIX shared
+ * memory segment name (e.g. "/cxlbed-RUNID"), hands it to each host's
+ * plugin, and unlinks it when the run ends. Without a name the state is
+ * private to the process (one host, unit tests).
+ */
+#ifndef CXLBED_SHM_LINKS_H
+#define CXLBED_SHM_LINKS_H
+
+#include "model_fabric.h"
+#include "model_time.h"
+
+#define TM_MAX_HOSTS 16
+#define TM_MAX_VCPUS 32
+#define TM_MAX_SLOTS (TM_MAX_HOSTS * TM_MAX_VCPUS)
+#define TM_MAX_RES 64
+#define TM_SHM_MAGIC 0xCB5E7102u
+
+struct tm_shared {
+	uint32_t magic;
+	int state;		/* 0 fresh, 1 being set up, 2 ready */
+	int lock;		/* guards nres and resource creation */
+	int nres;
+	int nslots;
+	int armed_hosts;	/* hosts that have started modeling */
+	uint64_t slot[TM_MAX_SLOTS];
+	uint64_t beat[TM_MAX_SLOTS];
+	struct mf_res res[TM_MAX_RES];
+};
+
+/* Map the segment @name (created if absent); NULL name: private memory. */
+struct tm_shared *tm_shared_open(const char *name, char **err);
+void tm_shared_close(struct tm_shared *s);
+
+/*
+ * The resource called @name, created with these bandwidths if nobody has
+ * made it yet (the first host's figures win). NULL when the table is full.
+ */
+struct mf_res *tm_shared_res(struct tm_shared *s, const char *name,
+			     double read_gbps, double write_gbps);
+
+/* A sync view over the segment's slots; slot numbers: host * MAX_VCPUS + vcpu. */
+void tm_shared_sync(struct tm_shared *s, struct tm_sync *sync, uint64_t skew_ns,
+		    unsigned int stale_ms);
+void tm_shared_use_slot(struct tm_shared *s, int slot);
+
+#endif

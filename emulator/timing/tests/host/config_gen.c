@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The host-side generator (emulator/qemu/timing_config.c) against the
+ * plugin's parser: what the runner writes, the plugin must read, with the
+ * window and region bases QEMU 10 and the guest kernel use.
+ */
+#include <math.h>
+
+#include "tap.h"
+#include "qemu/timing_config.h"
+#include "tm_config.h"
+
+static const char topo[] =
+	"[topology]\nname = t\n"
+	"[host h0]\ncpus = 2\nmemory = 2G\n"
+	"[bridge hb0]\nhost = h0\n"
+	"[rootport rp0]\nbridge = hb0\n"
+	"[switch sw0]\nport = rp0\nports = 4\nlatency-ns = 50\n"
+	"[device mem0]\nport = sw0\nsize = 256M\n"
+	"[device mem1]\nport = sw0\nsize = 256M\n"
+	"[device mem2]\nport = sw0\nsize = 256M\n"
+	"[device mem3]\nport = sw0\nsize = 256M\n"
+	"[window w0]\nhost = h0\nsize = 4G\ntargets = hb0\ngranularity = 4K\n"
+	"[region r0]\nwindow = w0\ndevices = mem0 mem1 mem2 mem3\nmode = ram\n";
+
+int main(void)
+{
+	g_autoptr(GError) e = NULL;
+	struct cb_topology *t = topology_parse("t.topo", topo, &e);
+	struct timing_config_opts o = { .shm = "/cxlbed-test", .skew_ns = 1000 };
+	struct cb_host *h;
+	struct tm_config c;
+	struct tm_shared *s;
+	struct mf_fabric *f = NULL;
+	struct mf_target *m;
+	char *text, *err = NULL;
+	double want;
+	int n;
+
+	plan(8);
+	if (!t) {
+		diag("%s", e->message);
+		plan_skip_all("topology parser not available");
+	}
+	h = g_ptr_array_index(t->hosts, 0);
+	is_int(timing_window_base(h, g_ptr_array_index(h->windows, 0)),
+	       0x110000000ull, "2 GiB RAM: window 0 at 0x110000000 (seen in QEMU 10)");
+	h->memory = 4ull << 30;
+	is_int(timing_window_base(h, g_ptr_array_index(h->windows, 0)),
+	       0x190000000ull, "4 GiB RAM: 2 GiB above 4G, window at 0x190000000");
+	h->memory = 2ull << 30;
+	/* seen in the guest: region0 at the window base, 4-way or not */
+	is_int(timing_region_base(h, g_ptr_array_index(h->regions, 0)),
+	       0x110000000ull, "the first region starts at the window base");
+
+	text = timing_config_text(t, h, &o);
+	ok(tm_config_parse("gen", text, &c, &err), "the plugin parses what "
+	   "the generator writes");
+	if (err)
+		diag("%s\n%s", err, text);
+	s = tm_shared_open(NULL, &err);
+	if (c.res)
+		f = tm_fabric_build(&c, s, NULL, &err);
+	ok(f && f->nregions == 1 && f->regions[0].ways == 4 &&
+	   f->regions[0].gran == 4096, "region: 4 ways at 4 KiB");
+	m = f ? mf_decode(f, 0x110000000ull + 0x2000, true) : NULL;
+	ok(m && !strcmp(m->name, "mem2"), "third granule decodes to mem2");
+	{
+		struct cb_device *d = g_ptr_array_index(h->devices, 2);
+		struct cb_switch *sw = g_ptr_array_index(h->switches, 0);
+		struct cb_bridge *b = g_ptr_array_index(h->bridges, 0);
+
+		want = d->perf.read_latency_ns + d->link.latency_ns +
+		       sw->latency_ns + sw->link.latency_ns + b->latency_ns;
+	}
+	ok(m && fabs(mf_target_latency(m, MF_READ) - want) < 1e-9,
+	   "path latency = media + device link + switch + its link + bridge "
+	   "(%.1f ns)", want);
+	n = m ? m->nres : 0;
+	ok(n == 4 && !strcmp(m->res[0]->name, "bridge:hb0") &&
+	   !strcmp(m->res[3]->name, "media:mem2"),
+	   "resources top-down: bridge, switch link, device link, media");
+	g_free(text);
+	topology_free(t);
+	return done_testing();
+}

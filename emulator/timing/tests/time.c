@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: MIT
+/* Modeled clocks and the skew bound between vCPUs (threads here). */
+#include <math.h>
+#include <pthread.h>
+
+#include "tap.h"
+#include "model_time.h"
+#include "shm_links.h"
+
+#define SKEW 5000
+#define END 2e6
+
+static struct tm_sync sync_;
+static struct tm_shared *shm;
+static double worst[3];
+static uint64_t timeouts;
+
+struct worker { int slot; double step; };
+
+/* Advance a clock in uneven steps, checking in like the plugin does. */
+static void *run(void *arg)
+{
+	struct worker *w = arg;
+	double now = 0, next = 0;
+
+	tm_shared_use_slot(shm, w->slot);
+	while (now < END) {
+		now += w->step * (1 + (int)(now / 97) % 3);
+		if (now >= next) {
+			double min;
+
+			if (!tm_sync_wait(&sync_, w->slot, now, 5000))
+				__atomic_fetch_add(&timeouts, 1, __ATOMIC_RELAXED);
+			next = now + SKEW / 4.0;
+			min = tm_sync_min(&sync_, w->slot);
+			if (min >= 0 && now - min > worst[w->slot])
+				worst[w->slot] = now - min;
+		}
+	}
+	tm_sync_stop(&sync_, w->slot);
+	return NULL;
+}
+
+int main(void)
+{
+	struct worker w[3] = { { 0, 1.0 }, { 1, 7.5 }, { 2, 0.3 } };
+	struct tm_vclock c = { .ns_per_insn = 0.5 };
+	pthread_t th[3];
+	char *err = NULL;
+	double max = 0;
+
+	plan(5);
+	tm_vclock_start(&c, 1000, 200);
+	ok(tm_now(&c, 1100) == 250, "clock: 100 insns at 0.5 ns from 200 ns");
+	tm_stall_until(&c, 1100, 400);
+	tm_stall_until(&c, 1100, 300);	/* already past: no effect */
+	ok(tm_now(&c, 1100) == 400, "a stall moves the clock, never back");
+
+	shm = tm_shared_open(NULL, &err);
+	tm_shared_sync(shm, &sync_, SKEW, 0);
+	ok(tm_sync_min(&sync_, -1) < 0, "no running slot: nobody to wait for");
+	for (int i = 0; i < 3; i++)
+		pthread_create(&th[i], NULL, run, &w[i]);
+	for (int i = 0; i < 3; i++) {
+		pthread_join(th[i], NULL);
+		if (worst[i] > max)
+			max = worst[i];
+	}
+	/* ahead by at most the bound plus what one check interval adds */
+	ok(max <= SKEW + SKEW / 4.0 + 3 * 7.5,
+	   "three threads at different speeds stay within the skew bound "
+	   "(worst lead %.0f ns, bound %d)", max, SKEW);
+	ok(timeouts == 0, "no wait timed out");
+	return done_testing();
+}

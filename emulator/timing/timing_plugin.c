@@ -1,0 +1,174 @@
+// SPDX-License-Identifier: MIT
+/*
+ * cxlbed timing model, as a QEMU TCG plugin. Usage:
+ *   -plugin libcxlbed-timing.so,config=FILE[,report=FILE][,shm=/NAME]
+ *           [,arm=marker|boot][,stores=on|off][,sync_timeout_ms=N]
+ *           [,hosts=N][,kernel=on|off][,stale_ms=N]
+ *
+ * Until the guest executes its first marker (cxlbed-roi.h) only the
+ * markers are watched, so boot runs at plain TCG speed and stores that
+ * remap memory during boot never reach the memory callback (querying
+ * their address then can abort QEMU). The first marker resets the plugin
+ * with full instrumentation: every load and store goes through the cache
+ * and fabric model, and each vCPU keeps a modeled clock.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "timing_plugin.h"
+
+QEMU_PLUGIN_EXPORT int qemu_plugin_version = CXLBED_PLUGIN_API_VERSION;
+
+struct tp_state tp;
+
+/* Find markers; with @full, also count instructions and model memory. */
+static void instrument(struct qemu_plugin_tb *tb, bool full)
+{
+	size_t n = qemu_plugin_tb_n_insns(tb);
+	qemu_plugin_u64 insns = { .score = tp.sb, .offset = 0 };
+
+	/*
+	 * Kernel code (upper half) runs timer ticks at host real-time rate:
+	 * a slower host runs more of them. kernel=off leaves it unmodeled.
+	 */
+	if (full && !tp.kernel && (int64_t)qemu_plugin_tb_vaddr(tb) < 0)
+		full = false;
+	for (size_t i = 0; i < n; i++) {
+		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
+		uint8_t b[8];
+		int op, id;
+
+		if (qemu_plugin_insn_size(insn) == sizeof(b) &&
+		    qemu_plugin_insn_data(insn, b, sizeof(b)) == sizeof(b) &&
+		    roi_decode(b, sizeof(b), &op, &id))
+			qemu_plugin_register_vcpu_insn_exec_cb(
+				insn, on_marker, QEMU_PLUGIN_CB_NO_REGS,
+				(void *)(uintptr_t)((op << 12) | id));
+		/*
+		 * Count per instruction, not per block: a block that touches
+		 * MMIO (CXL memory) can stop after that access, and a count
+		 * taken at block entry would then include instructions that
+		 * run again in the next block (seen: 7 counted for 4 run).
+		 */
+		if (full)
+			qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(
+				insn, QEMU_PLUGIN_INLINE_ADD_U64, insns, 1);
+		if (full)
+			qemu_plugin_register_vcpu_mem_cb(
+				insn, on_mem, QEMU_PLUGIN_CB_NO_REGS,
+				tp.stores ? QEMU_PLUGIN_MEM_RW : QEMU_PLUGIN_MEM_R,
+				NULL);
+	}
+}
+
+static void on_tb_markers(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
+{
+	instrument(tb, false);
+}
+
+static void on_tb_full(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
+{
+	instrument(tb, true);
+}
+
+static void on_atexit(qemu_plugin_id_t id, void *udata)
+{
+	write_report();
+	for (int i = 0; i < TM_MAX_VCPUS; i++)
+		if (tp.cpu[i])
+			tm_sync_stop(&tp.sync, tp.cpu[i]->slot);
+}
+
+static void register_full(qemu_plugin_id_t id)
+{
+	qemu_plugin_register_vcpu_tb_trans_cb(id, on_tb_full);
+	qemu_plugin_register_vcpu_idle_cb(id, on_idle);
+	qemu_plugin_register_vcpu_resume_cb(id, on_resume);
+	qemu_plugin_register_atexit_cb(id, on_atexit, NULL);
+	__atomic_store_n(&tp.armed, 2, __ATOMIC_RELEASE);
+}
+
+void on_reset(qemu_plugin_id_t id)
+{
+	register_full(id);
+}
+
+static int fail(const char *fmt, const char *what)
+{
+	g_autofree char *msg = g_strdup_printf(fmt, what);
+
+	qemu_plugin_outs(msg);
+	return -1;
+}
+
+QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
+					   const qemu_info_t *info, int argc,
+					   char **argv)
+{
+	const char *config = NULL, *report = NULL, *shm = NULL;
+	bool arm_boot = false;
+	char *err = NULL;
+
+	tp.id = id;
+	tp.stores = true;
+	tp.kernel = false;	/* see instrument() */
+	tp.sync_timeout_ms = 2000;
+	tp.stale_ms = 200;
+	g_mutex_init(&tp.lock);
+	for (int i = 0; i < argc; i++) {
+		char *eq = strchr(argv[i], '=');
+		g_autofree char *key = eq ? g_strndup(argv[i], eq - argv[i]) :
+					    g_strdup(argv[i]);
+		const char *val = eq ? eq + 1 : "";
+
+		if (!strcmp(key, "config"))
+			config = val;
+		else if (!strcmp(key, "report"))
+			report = val;
+		else if (!strcmp(key, "shm"))
+			shm = val;
+		else if (!strcmp(key, "arm"))
+			arm_boot = !strcmp(val, "boot");
+		else if (!strcmp(key, "stores")) {
+			if (!qemu_plugin_bool_parse(key, val, &tp.stores))
+				return fail("cxlbed-timing: bad stores=%s\n", val);
+		} else if (!strcmp(key, "kernel")) {
+			if (!qemu_plugin_bool_parse(key, val, &tp.kernel))
+				return fail("cxlbed-timing: bad kernel=%s\n", val);
+		} else if (!strcmp(key, "hosts"))
+			tp.hosts = atoi(val);
+		else if (!strcmp(key, "sync_timeout_ms"))
+			tp.sync_timeout_ms = atoi(val);
+		else if (!strcmp(key, "stale_ms"))
+			tp.stale_ms = atoi(val);
+		else
+			return fail("cxlbed-timing: unknown option %s\n", argv[i]);
+	}
+	if (!info->system_emulation)
+		return fail("cxlbed-timing: %s\n", "needs system emulation");
+	if (!config)
+		return fail("cxlbed-timing: %s\n", "config=FILE is required");
+	tp.config_path = config;
+	if (!tm_config_load(config, &tp.cfg, &err))
+		return fail("cxlbed-timing: %s\n", err);
+	tp.shm = tm_shared_open(shm ? shm : tp.cfg.shm, &err);
+	if (!tp.shm)
+		return fail("cxlbed-timing: %s\n", err);
+	tp.fabric = tm_fabric_build(&tp.cfg, tp.shm, tp.mine, &err);
+	if (!tp.fabric)
+		return fail("cxlbed-timing: %s\n", err);
+	if (!tm_host_mem_init(&tp.mem, &tp.cfg.mem, tp.fabric))
+		return fail("cxlbed-timing: %s\n", "cache geometry unusable");
+	tm_shared_sync(tp.shm, &tp.sync, tp.cfg.skew_ns, tp.stale_ms);
+	roi_log_init(&tp.log, TM_MAX_RES);
+	tp.report = g_strdup(report ? report : tp.cfg.report ? tp.cfg.report :
+			     "cxlbed-timing.json");
+	tp.sb = qemu_plugin_scoreboard_new(sizeof(uint64_t));
+	if (arm_boot) {
+		register_full(id);
+	} else {
+		qemu_plugin_register_vcpu_tb_trans_cb(id, on_tb_markers);
+		qemu_plugin_register_atexit_cb(id, on_atexit, NULL);
+	}
+	return 0;
+}

@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * State shared by the plugin's files: the host's model, each vCPU's clock
+ * and caches, and the run-time options. One instance, tp.
+ */
+#ifndef CXLBED_TIMING_PLUGIN_H
+#define CXLBED_TIMING_PLUGIN_H
+
+#include <glib.h>
+
+#include "qemu-plugin-api.h"
+#include "model_mem.h"
+#include "model_time.h"
+#include "roi.h"
+#include "shm_links.h"
+#include "tm_config.h"
+
+struct vcpu {
+	struct tm_vclock clk;
+	struct tm_cpu_mem mem;
+	double next_sync;
+	uint64_t beat_ms;	/* host ms of the last check-in */
+	uint64_t last_vline;	/* virtual line of the last access + 1 */
+	int slot;
+};
+
+struct tp_state {
+	qemu_plugin_id_t id;
+	struct tm_config cfg;
+	struct tm_shared *shm;
+	struct mf_fabric *fabric;
+	struct mf_counters mine[TM_MAX_RES];
+	struct tm_host_mem mem;
+	struct tm_sync sync;
+	struct roi_log log;
+	struct qemu_plugin_scoreboard *sb;	/* uint64_t insns per vCPU */
+	struct vcpu *cpu[TM_MAX_VCPUS];
+	GMutex lock;
+	int armed;		/* 0 no, 1 requested, 2 instrumented */
+	bool stores;
+	char *report;
+	const char *config_path;
+	unsigned int sync_timeout_ms;
+	uint64_t sync_timeouts;
+	uint64_t stale_rejoins;	/* clock jumps after a long silence */
+	int hosts;		/* hosts of the run that must arm before any runs */
+	bool kernel;		/* model guest kernel code too */
+	unsigned int stale_ms;	/* see struct tm_sync */
+};
+
+extern struct tp_state tp;
+
+/* plugin_vcpu.c: clocks, the memory callback, halts */
+uint64_t insns_of(unsigned int vi);
+struct vcpu *vcpu_get(unsigned int vi);
+void on_mem(unsigned int vi, qemu_plugin_meminfo_t info, uint64_t vaddr,
+	    void *udata);
+void on_idle(qemu_plugin_id_t id, unsigned int vi);
+void on_resume(qemu_plugin_id_t id, unsigned int vi);
+
+/* plugin_roi.c: markers, arming, the report */
+void on_marker(unsigned int vi, void *udata);
+void write_report(void);
+
+/* timing_plugin.c: full instrumentation once armed */
+void on_reset(qemu_plugin_id_t id);
+
+#endif

@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The per-host timing configuration the runner writes (format in
+ * docs/timing-model.md) and the fabric built from it.
+ */
+#ifndef CXLBED_TM_CONFIG_H
+#define CXLBED_TM_CONFIG_H
+
+#include <glib.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "model_fabric.h"
+#include "model_mem.h"
+#include "shm_links.h"
+
+#define TM_CONFIG_MAGIC "cxlbed-timing"
+#define TM_CONFIG_VERSION 1
+
+struct tm_cfg_res {
+	char name[MF_NAME];
+	double gbps[2];
+};
+
+struct tm_cfg_target {
+	char name[MF_NAME];
+	char path[128];
+	bool cxl;
+	double media_ns[2];
+	double hops_ns;
+	int nvia;
+	char via[MF_MAX_PATH][MF_NAME];
+};
+
+struct tm_cfg_region {
+	char name[MF_NAME];
+	uint64_t base, size;
+	uint32_t gran;
+	int ways;
+	char targets[MF_MAX_WAYS][MF_NAME];
+};
+
+struct tm_config {
+	char host[MF_NAME];
+	int host_index;
+	double ns_per_insn;
+	uint64_t skew_ns;
+	struct tm_mem_cfg mem;
+	GArray *res;		/* struct tm_cfg_res */
+	GArray *targets;	/* struct tm_cfg_target */
+	GArray *regions;	/* struct tm_cfg_region */
+	char *report;		/* may be NULL */
+	char *shm;		/* may be NULL */
+};
+
+/* Defaults, then the file. On error: false and *err "FILE:LINE: what". */
+bool tm_config_load(const char *path, struct tm_config *c, char **err);
+bool tm_config_parse(const char *file, const char *text, struct tm_config *c,
+		     char **err);
+void tm_config_clear(struct tm_config *c);
+
+/*
+ * The fabric this host sees: resources in @s (shared with other hosts by
+ * name), this host's counters in @mine[] (indexed like s->res), targets
+ * and regions. Free with tm_fabric_free().
+ */
+struct mf_fabric *tm_fabric_build(const struct tm_config *c,
+				  struct tm_shared *s, struct mf_counters *mine,
+				  char **err);
+void tm_fabric_free(struct mf_fabric *f);
+
+#endif
