@@ -4,6 +4,6 @@ UNIT_SRCS := $(wildcard tests/unit/*.c)
 UNIT_TESTS += $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/%)
 
 $(B)/tests/%: tests/unit/%.c tests/unit/tap.h $(B)/libcxlbed-host.a
-	@mkdir -p $(@D)
-	$(CC) $(BASE_CFLAGS) $(CFLAGS) $(GLIB_CFLAGS) $(HOST_INC) -Itests/unit \
+	@mkdir -p $(@D) $(B)/obj/tests
+	$(CC) $(BASE_CFLAGS) -MF $(B)/obj/tests/$*.d $(CFLAGS) $(GLIB_CFLAGS) $(HOST_INC) -Itests/unit \
 		-DSRCDIR='"$(CURDIR)"' -o $@ $< $(B)/libcxlbed-host.a $(GLIB_LIBS) -lm

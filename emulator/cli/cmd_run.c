@@ -32,12 +32,15 @@ int run_prepare(const char *path, struct scenario **scn, struct cb_topology **to
 int cmd_run(int argc, char **argv)
 {
 	g_autofree char *out = NULL;
-	gboolean boot_only = FALSE;
+	gboolean boot_only = FALSE, timing = FALSE;
 	GOptionEntry entries[] = {
 		{ "out", 'o', 0, G_OPTION_ARG_FILENAME, &out,
 		  "write results to DIR instead of results/RUN_ID", "DIR" },
 		{ "boot-only", 0, 0, G_OPTION_ARG_NONE, &boot_only,
 		  "boot, bring regions online and check enumeration; run no workload", NULL },
+		{ "timing", 't', 0, G_OPTION_ARG_NONE, &timing,
+		  "load the timing model: latency and bandwidth in modeled time "
+		  "(docs/timing-model.md)", NULL },
 		{ NULL }
 	};
 	g_autoptr(GOptionContext) ctx = g_option_context_new("[SCENARIO|TOPOLOGY]");
@@ -72,5 +75,6 @@ int cmd_run(int argc, char **argv)
 	if (boot_only)
 		g_ptr_array_set_size(scn->workloads, 0);
 	opts.out_dir = out;
+	opts.timing = timing || scn->timing;
 	return runner_run(scn, topo, &opts);
 }

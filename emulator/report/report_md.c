@@ -29,17 +29,17 @@ bool result_write_report(const struct run_result *r, const char *path,
 			       result_passed(r) ? "pass" : "fail",
 			       r->interrupted ? ", interrupted by " : "",
 			       r->interrupted ? r->interrupted : "");
-	g_string_append_printf(s, "## How the figures were obtained\n\n%s\n\n",
-			       r->timing_model ?
-			       "Modeled virtual time from the timing-model plugin." :
-			       "Guest wall clock (clock_gettime in the guest) under "
-			       "QEMU TCG emulation, without the timing model. They "
-			       "show that each path works and its relative cost "
-			       "under emulation; they are not hardware latencies "
-			       "and move with host load.");
+	g_string_append_printf(s, "## How the figures were obtained\n\n%s.%s "
+			       "Each node row gives its clock: `modeled` figures come "
+			       "from the timing-model plugin's region-of-interest "
+			       "report (docs/timing-model.md); `guest` figures are the "
+			       "guest's clock_gettime under TCG emulation, which show "
+			       "that a path works and move with host load.\n\n",
+			       result_measured_with(r),
+			       r->timing_model ? " The timing model was loaded." : "");
 
-	g_string_append(s, "## Nodes\n\n| host | node | kind | MiB | latency ns | read GB/s | write GB/s | path |\n"
-			   "|---|---|---|---|---|---|---|---|\n");
+	g_string_append(s, "## Nodes\n\n| host | node | kind | MiB | latency ns | read GB/s | write GB/s | clock | path |\n"
+			   "|---|---|---|---|---|---|---|---|---|\n");
 	for (guint i = 0; i < r->hosts->len; i++) {
 		const struct res_host *h = g_ptr_array_index(r->hosts, i);
 
@@ -52,7 +52,8 @@ bool result_write_report(const struct run_result *r, const char *path,
 			md_measure(s, n->latency_ns, "%.1f");
 			md_measure(s, n->read_gbps, "%.3f");
 			md_measure(s, n->write_gbps, "%.3f");
-			g_string_append_printf(s, " `%s` |\n", n->path ? n->path : "");
+			g_string_append_printf(s, " %s | `%s` |\n", n->clock ? n->clock : "–",
+					       n->path ? n->path : "");
 		}
 	}
 	g_string_append(s, "\n## Hosts\n\n| host | memdevs | boot to ready s | kernel | QEMU ended |\n|---|---|---|---|---|\n");

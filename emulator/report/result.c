@@ -142,6 +142,33 @@ bool result_check(struct run_result *r, const char *name, bool pass,
 	return pass;
 }
 
+const char *result_measured_with(const struct run_result *r)
+{
+	guint modeled = 0, guest = 0;
+
+	for (guint i = 0; i < r->hosts->len; i++) {
+		const struct res_host *h = g_ptr_array_index(r->hosts, i);
+
+		for (guint j = 0; j < h->nodes->len; j++) {
+			const struct res_node *n = g_ptr_array_index(h->nodes, j);
+
+			if (n->latency_ns < 0 && n->read_gbps < 0 && n->write_gbps < 0)
+				continue;
+			if (!g_strcmp0(n->clock, "modeled"))
+				modeled++;
+			else
+				guest++;
+		}
+	}
+	if (modeled && !guest)
+		return "modeled virtual time (timing-model plugin)";
+	if (modeled)
+		return "mixed: see each node's clock (modeled = timing-model plugin, "
+		       "guest = guest wall clock under TCG)";
+	return "guest wall clock under TCG emulation (no timing model): figures "
+	       "show the path works, not hardware latency";
+}
+
 bool result_passed(const struct run_result *r)
 {
 	if (!r->checks->len)

@@ -88,6 +88,8 @@ bool result_check(struct run_result *r, const char *name, bool pass,
 		  const char *fmt, ...) G_GNUC_PRINTF(4, 5);
 
 bool result_passed(const struct run_result *r);	/* every check passed, >= 1 */
+/* How the node figures were obtained, in words, from each node's clock. */
+const char *result_measured_with(const struct run_result *r);
 
 /* summary.c */
 JsonNode *result_to_json(const struct run_result *r);

@@ -14,11 +14,10 @@ void result_print_table(const struct run_result *r, FILE *out)
 {
 	fprintf(out, "\nrun %s  topology %s  scenario %s\n", r->run_id,
 		r->topology_name ? r->topology_name : r->topology, r->scenario);
-	fprintf(out, "figures: %s\n\n", r->timing_model ?
-		"modeled virtual time" :
-		"guest wall clock under TCG, no timing model (not hardware latency)");
-	fprintf(out, "%-8s %4s %-5s %9s %10s %9s %9s  %s\n", "host", "node",
-		"kind", "size MiB", "lat ns", "rd GB/s", "wr GB/s", "path");
+	fprintf(out, "figures: %s%s\n\n", result_measured_with(r),
+		r->timing_model ? " [timing model loaded]" : "");
+	fprintf(out, "%-8s %4s %-5s %9s %10s %9s %9s %-7s  %s\n", "host", "node",
+		"kind", "size MiB", "lat ns", "rd GB/s", "wr GB/s", "clock", "path");
 	for (guint i = 0; i < r->hosts->len; i++) {
 		const struct res_host *h = g_ptr_array_index(r->hosts, i);
 
@@ -29,10 +28,10 @@ void result_print_table(const struct run_result *r, FILE *out)
 			fmt_measure(lat, sizeof(lat), n->latency_ns, "%.1f");
 			fmt_measure(rd, sizeof(rd), n->read_gbps, "%.3f");
 			fmt_measure(wr, sizeof(wr), n->write_gbps, "%.3f");
-			fprintf(out, "%-8s %4d %-5s %9llu %10s %9s %9s  %s\n",
+			fprintf(out, "%-8s %4d %-5s %9llu %10s %9s %9s %-7s  %s\n",
 				h->name, n->node, n->kind ? n->kind : "?",
 				(unsigned long long)(n->mem_bytes >> 20), lat, rd,
-				wr, n->path ? n->path : "");
+				wr, n->clock ? n->clock : "-", n->path ? n->path : "");
 		}
 		fprintf(out, "%-8s memdevs %d, ready in %.1f s, QEMU %s\n", h->name,
 			h->memdevs, h->boot_ready_s, h->exit ? h->exit : "-");

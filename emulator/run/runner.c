@@ -2,6 +2,7 @@
 #include "runner.h"
 #include "agent.h"
 #include "pool_check.h"
+#include "timing_run.h"
 #include "argv.h"
 #include "error.h"
 #include "paths.h"
@@ -30,6 +31,7 @@ struct host_run {
 	FILE *log;		/* qmp-HOST.log: QMP and agent traffic */
 	gint64 t_spawn;
 	bool failed;		/* skip further steps on this host */
+	char *timing_report;	/* plugin report, timing mode only */
 };
 
 struct run {
@@ -109,12 +111,22 @@ static bool start_host(struct run *run, struct host_run *hr, GError **error)
 		.interactive = run->opts->interactive,
 		.switch_cdat = true,
 	};
-	g_autoptr(GPtrArray) argv = qemu_argv_build(run->topo, hr->h, &qo, error);
+	g_autoptr(GPtrArray) argv = NULL;
 	g_autofree char *qmp_log = host_file(run, "qmp", hr->h, "log");
 	g_autofree char *qemu_log = host_file(run, "qemu", hr->h, "log");
 	g_autofree char *cmd_file = host_file(run, "qemu", hr->h, "cmdline");
 	g_autofree char *shell = NULL;
+	g_autofree char *plugin = NULL;
 
+	if (run->opts->timing) {
+		plugin = timing_run_prepare(run->topo, hr->h, run->dir, run->res->run_id,
+					    run->hosts->len, error);
+		if (!plugin)
+			return false;
+		qo.plugin = plugin;
+		hr->timing_report = timing_report_path(run->dir, hr->h);
+	}
+	argv = qemu_argv_build(run->topo, hr->h, &qo, error);
 	if (!argv)
 		return false;
 	shell = qemu_argv_to_shell(argv);
@@ -238,6 +250,8 @@ static bool enumerate_host(struct run *run, struct host_run *hr, GError **error)
 	}
 	hr->res->enumeration = en;
 	verify_fill_nodes(hr->res, hr->h, en);
+	if (run->opts->timing && !timing_check_region_bases(run->res, hr->h, en))
+		progress(hr->h->id, "enumerate", "region bases differ from the timing model's");
 	if (!verify_enumeration(run->res, hr->h, en))
 		progress(hr->h->id, "enumerate", "MISMATCH with the topology (see checks)");
 	else
@@ -260,6 +274,20 @@ static void absorb_output(struct res_host *rh, int node, JsonObject *out)
 
 	if (!n || !out)
 		return;
+	if (json_object_has_member(out, "modeled")) {
+		/* Modeled figures replace the guest clock's, field by field. */
+		JsonObject *m = json_object_get_object_member(out, "modeled");
+
+		if (json_object_has_member(m, "ns_per_access"))
+			n->latency_ns = json_object_get_double_member(m, "ns_per_access");
+		if (json_object_has_member(m, "read_gbps"))
+			n->read_gbps = json_object_get_double_member(m, "read_gbps");
+		if (json_object_has_member(m, "write_gbps"))
+			n->write_gbps = json_object_get_double_member(m, "write_gbps");
+		g_free(n->clock);
+		n->clock = g_strdup("modeled");
+		return;
+	}
 	if (json_object_has_member(out, "ns_per_access"))
 		n->latency_ns = json_object_get_double_member(out, "ns_per_access");
 	if (json_object_has_member(out, "read_gbps"))
@@ -304,6 +332,7 @@ static void run_one(struct run *run, struct host_run *hr,
 	struct res_workload *rw;
 	g_autofree char *check = NULL;
 	gint64 t0 = g_get_monotonic_time();
+	guint first_roi = 0;
 
 	for (char **a = w->args; a && *a; a++)
 		if (**a)
@@ -319,6 +348,8 @@ static void run_one(struct run *run, struct host_run *hr,
 	json_object_set_int_member(args, "timeout_s", w->timeout_s);
 
 	rw = result_add_workload(run->res, hr->h->id, w->id, w->program, node);
+	if (hr->timing_report)
+		first_roi = timing_report_roi_count(hr->timing_report);
 	res = agent_call(hr->agent, "run", args, deadline_in(run, w->timeout_s + 30), &err);
 	rw->wall_s = (g_get_monotonic_time() - t0) / 1e6;
 	check = node >= 0 ? g_strdup_printf("workload:%s:%s:node%d", w->id, hr->h->id, node) :
@@ -334,9 +365,14 @@ static void run_one(struct run *run, struct host_run *hr,
 	    JSON_NODE_HOLDS_OBJECT(json_object_get_member(res, "output")))
 		rw->output = json_object_ref(json_object_get_object_member(res, "output"));
 	rw->ok = status == 0 && rw->output;
-	if (!rw->ok)
+	if (rw->ok && hr->timing_report &&
+	    !timing_merge(rw->output, hr->timing_report, first_roi, &err)) {
+		rw->ok = false;
+		rw->error = g_strdup_printf("timing model: %s", err->message);
+	} else if (!rw->ok) {
 		rw->error = g_strdup_printf("exit %" G_GINT64_FORMAT ": %s", status,
 			json_object_get_string_member_with_default(res, "stderr", ""));
+	}
 	result_check(run->res, check, rw->ok, "%s", rw->ok ? "ran" : rw->error);
 	absorb_output(hr->res, node, rw->output);
 	{
@@ -344,7 +380,8 @@ static void run_one(struct run *run, struct host_run *hr,
 
 		progress(hr->h->id, w->id, "node %d: %s (%.1f s)", node,
 			 line ? line : rw->error, rw->wall_s);
-	}}
+	}
+}
 
 static void run_workloads(struct run *run, struct host_run *hr)
 {
@@ -414,12 +451,15 @@ static void teardown(struct run *run)
 		hr->agent = NULL;
 		qmp_free(hr->qmp);
 		hr->qmp = NULL;
+		g_clear_pointer(&hr->timing_report, g_free);
 		if (hr->log)
 			fclose(hr->log);
 		hr->log = NULL;
 		qemu_proc_free(hr->proc);
 		hr->proc = NULL;
 	}
+	if (run->opts->timing)
+		timing_run_cleanup(run->res->run_id);
 	/* Sockets are meaningless after the run. */
 	cb_foreach(run->hosts, struct host_run, hr) {
 		g_autofree char *q = qemu_qmp_socket(run->dir, hr->h);
@@ -459,6 +499,7 @@ int runner_run(const struct scenario *s, const struct cb_topology *t,
 	res->scenario = g_strdup(s->name);
 	res->started_at = g_date_time_format_iso8601(now);
 	res->boot_ready_s = -1;
+	res->timing_model = o->timing;
 	run.dir = o->out_dir ? g_strdup(o->out_dir) :
 		g_build_filename(cxlbed_path(CXLBED_RESULTS), res->run_id, NULL);
 	res->out_dir = g_strdup(run.dir);

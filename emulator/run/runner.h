@@ -13,6 +13,7 @@ struct run_opts {
 	const char *out_dir;	/* NULL: results/RUN_ID */
 	bool interactive;	/* `cxlbed boot`: console on the terminal */
 	const char *only_host;	/* boot one host of a multi-host topology */
+	bool timing;		/* load the timing-model plugin: modeled figures */
 };
 
 /* Returns the exit status: 0 all checks passed, 1 otherwise. */

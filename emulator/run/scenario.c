@@ -198,6 +198,8 @@ struct scenario *scenario_load(const char *path, GError **error)
 			if (!cfg_get_u64(f, sec, "timeout", 1200, &v, error))
 				return NULL;
 			s->timeout_s = (int)v;
+			if (!cfg_get_bool(f, sec, "timing", false, &s->timing, error))
+				return NULL;
 			bool defaults;
 			if (!cfg_get_bool(f, sec, "default-workloads", false, &defaults, error))
 				return NULL;

@@ -26,6 +26,7 @@ struct scenario {
 	char *topology_path;	/* resolved against the scenario's folder */
 	int boot_timeout_s;	/* QEMU start -> agent hello, per host */
 	int timeout_s;		/* the whole run */
+	bool timing;		/* timing = on: run with the timing model */
 	GPtrArray *workloads;	/* struct scn_workload * */
 };
 

@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The runner's side of the timing model: per-host plugin config and
+ * -plugin argument, the run-owned shared segment that carries links
+ * shared between hosts, and turning the plugin's ROI report into
+ * modeled figures for a workload (docs/timing-model.md).
+ */
+#ifndef CXLBED_TIMING_RUN_H
+#define CXLBED_TIMING_RUN_H
+
+#include "result.h"
+#include "topology.h"
+
+#define TIMING_PLUGIN "build/timing/libcxlbed-timing.so"
+
+/* Write RUN/timing-HOST.cfg; return the -plugin value for QEMU. */
+char *timing_run_prepare(const struct cb_topology *t, const struct cb_host *h,
+			 const char *dir, const char *run_id, guint nhosts,
+			 GError **error);
+/* The run owns the segment: remove it when the run ends. */
+void timing_run_cleanup(const char *run_id);
+
+char *timing_report_path(const char *dir, const struct cb_host *h);
+/* How many ROIs the report holds now (0 if none yet). */
+guint timing_report_roi_count(const char *report);
+
+/*
+ * Match the ROIs the report gained since first_roi to the workload's own
+ * "rois" list (in order, by id) and add "modeled" to its output:
+ * {"ns_per_access", "read_gbps", "write_gbps", "mix_gbps", "rois":[...]}.
+ * Latency: modeled ns / accesses of the chase ROIs; bandwidth: all bytes
+ * of a kind over the modeled span from the first begin to the last end.
+ */
+bool timing_merge(JsonObject *output, const char *report, guint first_roi,
+		  GError **error);
+
+/* The model decodes CXL addresses from the region bases it was given:
+ * check them against where the guest kernel really put each region. */
+bool timing_check_region_bases(struct run_result *r, const struct cb_host *h,
+			       JsonObject *enumeration);
+
+#endif
