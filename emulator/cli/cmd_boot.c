@@ -5,8 +5,6 @@
 
 #include <stdio.h>
 
-int run_prepare(const char *path, struct scenario **scn, struct cb_topology **topo);
-
 int cmd_boot(int argc, char **argv)
 {
 	g_autofree char *host = NULL;
@@ -50,6 +48,6 @@ int cmd_boot(int argc, char **argv)
 	}
 	opts.only_host = host;
 	opts.out_dir = out;
-	runner_run(scn, topo, &opts);
+	runner_run(scn, topo, &opts, NULL);
 	return 0;
 }

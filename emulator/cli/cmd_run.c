@@ -76,5 +76,5 @@ int cmd_run(int argc, char **argv)
 		g_ptr_array_set_size(scn->workloads, 0);
 	opts.out_dir = out;
 	opts.timing = timing || scn->timing;
-	return runner_run(scn, topo, &opts);
+	return runner_run(scn, topo, &opts, NULL);
 }

@@ -13,6 +13,12 @@ int cmd_run(int argc, char **argv);
 int cmd_table(int argc, char **argv);
 int cmd_gpu(int argc, char **argv);
 
+/* Load a scenario or topology and check the guest image: 0, or the exit
+ * status to return (2 bad input, 1 missing image). cmd_run.c. */
+struct scenario;
+struct cb_topology;
+int run_prepare(const char *path, struct scenario **scn, struct cb_topology **topo);
+
 /* Set by the top level from --verbose before the verb runs. */
 extern int cxlbed_verbose;
 

@@ -481,7 +481,7 @@ static bool host_selected(const struct run *run, const struct cb_host *h)
 }
 
 int runner_run(const struct scenario *s, const struct cb_topology *t,
-	       const struct run_opts *o)
+	       const struct run_opts *o, struct run_result **result_out)
 {
 	g_autoptr(run_result) res = result_new();
 	g_autoptr(GError) err = NULL;
@@ -490,6 +490,7 @@ int runner_run(const struct scenario *s, const struct cb_topology *t,
 	struct host_run *hr;
 	const struct cb_host *h;
 	gint64 t0 = g_get_monotonic_time();
+	int rc;
 
 	run.deadline = t0 + (gint64)s->timeout_s * G_USEC_PER_SEC;
 	run.hosts = g_ptr_array_new_with_free_func(host_run_free);
@@ -577,11 +578,13 @@ int runner_run(const struct scenario *s, const struct cb_topology *t,
 		    !result_write_report(res, report, &werr))
 			progress(NULL, "FAILED", "writing results: %s", werr->message);
 	}
-	if (!o->interactive)
+	if (!o->interactive && !o->quiet)
 		result_print_table(res, stdout);
 	g_ptr_array_unref(run.hosts);
 	g_free(run.dir);
-	if (qemu_proc_interrupted())
-		return 128 + qemu_proc_interrupted();
-	return result_passed(res) ? 0 : 1;
+	rc = qemu_proc_interrupted() ? 128 + qemu_proc_interrupted() :
+		result_passed(res) ? 0 : 1;
+	if (result_out)
+		*result_out = g_steal_pointer(&res);
+	return rc;
 }

@@ -7,6 +7,7 @@
 #ifndef CXLBED_RUNNER_H
 #define CXLBED_RUNNER_H
 
+#include "result.h"
 #include "scenario.h"
 
 struct run_opts {
@@ -14,10 +15,15 @@ struct run_opts {
 	bool interactive;	/* `cxlbed boot`: console on the terminal */
 	const char *only_host;	/* boot one host of a multi-host topology */
 	bool timing;		/* load the timing-model plugin: modeled figures */
+	bool quiet;		/* no end-of-run table (a caller presents results) */
 };
 
-/* Returns the exit status: 0 all checks passed, 1 otherwise. */
+/*
+ * Returns the exit status: 0 all checks passed, 1 otherwise, 128+N when
+ * interrupted by signal N. If result_out is given it receives the result
+ * (caller frees); results are written to the run folder either way.
+ */
 int runner_run(const struct scenario *s, const struct cb_topology *t,
-	       const struct run_opts *o);
+	       const struct run_opts *o, struct run_result **result_out);
 
 #endif
