@@ -434,7 +434,8 @@ static void teardown(struct run *run)
 	cb_foreach(run->hosts, struct host_run, hr) {
 		bool died = hr->proc && qemu_proc_exited(hr->proc);
 
-		if (hr->proc && died) {
+		/* In `boot` the person ends QEMU (poweroff): that is no failure. */
+		if (hr->proc && died && !run->opts->interactive) {
 			g_autofree char *name = g_strdup_printf("qemu:%s", hr->h->id);
 			g_autofree char *how = qemu_proc_describe_exit(hr->proc);
 
