@@ -68,6 +68,63 @@ static JsonObject *find_node(JsonArray *nodes, gint64 node)
 	return NULL;
 }
 
+/*
+ * The guest kernel's own per-link term (Linux 6.12, cxl_pci_get_latency):
+ * flit bytes x 10^6 / link rate in MB/s per lane, i.e. picoseconds, which
+ * it then adds to the nanosecond figures from CDAT and HMAT. 68-byte flits
+ * up to 32 GT/s, 256-byte flits at 64 GT/s.
+ */
+static double kernel_link_term(const struct cb_link *l)
+{
+	double flit = l->speed_gts >= 64 ? 256 : 68;
+
+	return l->speed_gts > 0 ? flit * 1e6 / (l->speed_gts * 1000 / 8) : 0;
+}
+
+/*
+ * What the guest should report as a device's read latency to its host
+ * bridge: our CDAT (device, switches) and HMAT (bridge) figures plus the
+ * kernel's term for every link on the way.
+ */
+static double expected_read_latency(const struct cb_device *d)
+{
+	double ns = d->perf.read_latency_ns + kernel_link_term(&d->link);
+	const struct cb_port *p = d->port;
+
+	while (p->kind == CB_PORT_DOWNSTREAM) {
+		const struct cb_switch *sw = p->parent_switch;
+
+		ns += sw->latency_ns + kernel_link_term(&sw->link);
+		p = sw->upstream;
+	}
+	return ns + p->bridge->latency_ns;
+}
+
+/* The region's access coordinates in the guest come from our CDAT. */
+static bool verify_coordinates(struct run_result *r, const struct cb_host *h,
+			       const struct cb_region *reg, JsonObject *gr)
+{
+	g_autofree char *name = g_strdup_printf("coordinates:%s:%s", h->id, reg->id);
+	JsonObject *acc = gr && json_object_has_member(gr, "access0") ?
+		json_object_get_object_member(gr, "access0") : NULL;
+	double want = 0;
+	gint64 got;
+	struct cb_device *d;
+
+	if (!acc)
+		return result_check(r, name, false,
+				    "the guest kernel computed no access coordinates for %s",
+				    reg->id);
+	/* An interleaved region is as slow as its slowest target. */
+	cb_foreach(reg->devices, struct cb_device, d)
+		want = MAX(want, expected_read_latency(d));
+	got = get_int(acc, "read_latency", -1);
+	return result_check(r, name, got == (gint64)(want + 0.5),
+			    "guest read latency %" G_GINT64_FORMAT ", CDAT/HMAT path sum %.0f "
+			    "(incl. the kernel's per-link term); read bandwidth %" G_GINT64_FORMAT
+			    " MB/s", got, want, get_int(acc, "read_bandwidth", -1));
+}
+
 bool verify_enumeration(struct run_result *r, const struct cb_host *h,
 			JsonObject *en)
 {
@@ -122,6 +179,7 @@ bool verify_enumeration(struct run_result *r, const struct cb_host *h,
 					    reg->id, size >> 20, reg->size >> 20);
 			continue;
 		}
+		all &= verify_coordinates(r, h, reg, gr);
 		if (reg->mode == CB_REGION_RAM) {
 			gint64 node = get_int(gr, "node", -1);
 			JsonObject *gn = find_node(nodes, node);
