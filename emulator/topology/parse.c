@@ -111,7 +111,28 @@ static bool get_link(struct topo_ctx *c, struct cfg_section *s, int def_width,
 			   &l->latency_ns, error));
 	GET(cfg_get_double(c->cfg, s, "link-gbps", 0, &g, error));
 	l->gbps = g > 0 ? g : topo_link_derived_gbps(l->width, l->speed_gts);
+	GET(cfg_get_double(c->cfg, s, "qos-gbps", 0, &l->qos_gbps, error));
+	if (l->qos_gbps > l->gbps)
+		return FAIL(topo_key_line(s, "qos-gbps"),
+			    "qos-gbps: a %g GB/s cap on a %g GB/s link caps nothing; "
+			    "give a value below the link's bandwidth", l->qos_gbps,
+			    l->gbps);
 	return true;
+}
+
+/* qos-gbps caps this host's traffic on the link; the model keys caps by host. */
+static void settle_qos(struct cb_link *l, const struct cb_host *h)
+{
+	double *cap;
+
+	if (l->qos_gbps <= 0)
+		return;
+	if (!l->host_caps_gbps)
+		l->host_caps_gbps = g_hash_table_new_full(g_str_hash, g_str_equal,
+							  g_free, g_free);
+	cap = g_new(double, 1);
+	*cap = l->qos_gbps;
+	g_hash_table_insert(l->host_caps_gbps, g_strdup(h->id), cap);
 }
 
 static bool parse_host(struct topo_ctx *c, struct topo_obj *o, GError **error)
@@ -570,6 +591,7 @@ static bool settle_switch(struct topo_ctx *c, struct cb_switch *sw,
 		sw->level = 1;
 	}
 	sw->host = up->bridge->host;
+	settle_qos(&sw->link, sw->host);
 	for (int i = 0; i < sw->nports; i++)
 		sw->ports[i]->bridge = up->bridge;
 	return true;
@@ -625,6 +647,7 @@ static bool resolve_all(struct topo_ctx *c, GError **error)
 			struct cb_device *d = o->obj;
 
 			d->host = d->port->bridge->host;
+			settle_qos(&d->link, d->host);
 			g_ptr_array_add(d->host->devices, d);
 			if (o->ref2) {
 				t = resolve(c, o, "pool", o->ref2, TK_POOL,

@@ -46,6 +46,7 @@ struct cb_link {
 	double latency_ns;	/* one traversal, both directions */
 	double gbps;		/* usable bandwidth per direction; derived
 				 * from width x speed when not given */
+	double qos_gbps;	/* `qos-gbps`: cap on the owning host's traffic */
 	/* Per-host caps on a shared link (QoS), GB/s; 0 = none. */
 	GHashTable *host_caps_gbps;	/* host id -> double* */
 };
