@@ -1,76 +1,124 @@
 // SPDX-License-Identifier: MIT
 /*
- * cxlbed-stream: sequential read and sequential write bandwidth of one
- * NUMA node. Each phase repeats whole passes over the buffer until
- * --seconds have passed (at least one pass).
+ * cxlbed-stream: bandwidth of one NUMA node for sequential or random line
+ * order and for reads, writes and 2:1 / 1:1 read:write mixes. Each of
+ * --threads threads, pinned to its own vCPU, streams its own buffer; each
+ * phase (kind) is one region of interest per thread, ids in roi.h.
  */
-#include <stdint.h>
+#include <pthread.h>
 #include <stdio.h>
 
+#include "evict.h"
+#include "pass.h"
 #include "roi.h"
+#include "thread.h"
 #include "wl.h"
 
-/* Keeps the read sums from being optimised away. */
-static volatile uint64_t sink;
+struct streamer {
+	int k;
+	void *buf;
+	double placed;
+};
 
-static double read_pass(const uint64_t *a, size_t n, uint64_t *sum)
+static struct wl_opts o = {
+	/* Sized for emulated CXL memory under TCG (~1 us an access): a
+	 * phase of one 8 MiB pass takes seconds with the timing plugin. */
+	.node = -1, .bytes = 8 << 20, .threads = 1, .passes = 1,
+	.kinds = 1 << WL_READ | 1 << WL_WRITE, .evict = WL_EVICT_DEFAULT,
+};
+static pthread_barrier_t bar;
+static double wall_s[WL_NKINDS];	/* guest clock, first begin to last end */
+static struct wl_moved moved[WL_NKINDS];	/* all threads */
+static pthread_mutex_t moved_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void phase(struct streamer *s, int kind)
 {
-	uint64_t s0 = 0, s1 = 0, s2 = 0, s3 = 0;
-	size_t i;
+	size_t lines = o.bytes / WL_LINE;
+	struct wl_moved m = { 0 };
+	struct roi_entry e = {
+		.id = ROI_STREAM + 100 * kind + s->k, .kind = wl_kind_roi(kind),
+		.thread = s->k, .role = "streamer",
+	};
+	double t0 = 0;
 
-	for (i = 0; i + 4 <= n; i += 4) {
-		s0 += a[i];
-		s1 += a[i + 1];
-		s2 += a[i + 2];
-		s3 += a[i + 3];
+	wl_evict();
+	pthread_barrier_wait(&bar);
+	if (s->k == 0)
+		t0 = wl_now();
+	ROI_MARK_KIND(CXLBED_ROI_BEGIN, ROI_STREAM, kind, s->k);
+	for (int p = 0; p < o.passes; p++)
+		wl_pass(s->buf, lines, kind, o.random, s->k * 7919 + p, &m);
+	e.bytes = m.read_bytes + m.write_bytes;
+	if (kind == WL_MIX21 || kind == WL_MIX11) {
+		e.mix = wl_kind_label(kind);
+		e.read_fraction = (double)m.read_bytes / e.bytes;
 	}
-	*sum += s0 + s1 + s2 + s3;
-	return (double)n * sizeof(*a);
+	ROI_END_RECORD(ROI_MARK_KIND(CXLBED_ROI_END, ROI_STREAM, kind, s->k), &e);
+	pthread_barrier_wait(&bar);
+	if (s->k == 0)
+		wall_s[kind] = wl_now() - t0;
+	pthread_mutex_lock(&moved_lock);
+	moved[kind].read_bytes += m.read_bytes;
+	moved[kind].write_bytes += m.write_bytes;
+	pthread_mutex_unlock(&moved_lock);
 }
 
-static double write_pass(uint64_t *a, size_t n, uint64_t v)
+static void *streamer(void *arg)
 {
-	size_t i;
+	struct streamer *s = arg;
 
-	for (i = 0; i < n; i++)
-		a[i] = v;
-	__asm__ __volatile__("" : : "r"(a) : "memory");
-	return (double)n * sizeof(*a);
+	wl_pin("stream", s->k);
+	/* bound and touched here, so each thread faults its own pages in */
+	s->buf = wl_alloc_on_node("stream", o.bytes, o.node);
+	s->placed = wl_on_node(s->buf, o.bytes, o.node);
+	for (int kind = 0; kind < WL_NKINDS; kind++)
+		if (o.kinds & 1u << kind)
+			phase(s, kind);
+	return NULL;
 }
 
 int main(int argc, char **argv)
 {
-	/* Sized for emulated CXL memory under TCG (~0.1 GB/s); see chase.c. */
-	struct wl_opts o = { .node = -1, .bytes = 4 << 20, .seconds = 1.0 };
-	double t0, t_read, t_write, moved_r = 0, moved_w = 0, placed;
-	uint64_t *a, sum = 0, pass = 0;
-	size_t n;
+	static const char *const key[WL_NKINDS] = {
+		[WL_READ] = "read", [WL_WRITE] = "write",
+		[WL_MIX21] = "mix21", [WL_MIX11] = "mix11",
+	};
+	struct streamer s[WL_MAX_THREADS];
+	double placed = 1.0;
 
-	wl_parse("stream", argc, argv, &o);
-	n = o.bytes / sizeof(*a);
-	if (n < 4)
-		wl_fail("stream", "--bytes too small");
-	a = wl_alloc_on_node("stream", n * sizeof(*a), o.node);
-	placed = wl_on_node(a, n * sizeof(*a), o.node);
-
-	roi_begin();
-	t0 = wl_now();
-	do
-		moved_r += read_pass(a, n, &sum);
-	while ((t_read = wl_now() - t0) < o.seconds);
-	t0 = wl_now();
-	do
-		moved_w += write_pass(a, n, ++pass);
-	while ((t_write = wl_now() - t0) < o.seconds);
-	roi_end();
+	cxlbed_roi_arm();	/* early: arming re-reads the plugin's config */
+	wl_parse("stream", argc, argv, &o, WL_OPT_THREADS | WL_OPT_MIX |
+		 WL_OPT_PATTERN | WL_OPT_PASSES);
+	if (o.bytes < WL_LINE)
+		wl_fail("stream", "--bytes must hold at least one %d-byte line",
+			WL_LINE);
+	o.bytes -= o.bytes % WL_LINE;
+	if (o.threads > wl_ncpus())
+		wl_fail("stream", "--threads %d: only %d vCPUs (one thread each)",
+			o.threads, wl_ncpus());
+	wl_evict_init("stream", o.evict);
+	pthread_barrier_init(&bar, NULL, o.threads);
+	for (int k = 0; k < o.threads; k++)
+		s[k] = (struct streamer){ .k = k };
+	wl_run_threads("stream", o.threads, streamer, s, sizeof(s[0]));
+	for (int k = 0; k < o.threads; k++)
+		placed = placed < s[k].placed ? placed : s[k].placed;
 
 	printf("{\"workload\":\"stream\",\"node\":%d,\"bytes\":%zu,"
-	       "\"read_gbps\":%.3f,\"write_gbps\":%.3f,\"read_bytes\":%.0f,"
-	       "\"write_bytes\":%.0f,\"read_s\":%.3f,\"write_s\":%.3f,"
-	       "\"on_node\":%.2f,\"clock\":\"guest\"}\n",
-	       o.node, n * sizeof(*a), moved_r / t_read / 1e9,
-	       moved_w / t_write / 1e9, moved_r, moved_w, t_read, t_write,
-	       placed);
-	sink = sum;
+	       "\"threads\":%d,\"pattern\":\"%s\",\"passes\":%d",
+	       o.node, o.bytes, o.threads, o.random ? "random" : "seq",
+	       o.passes);
+	for (int kind = 0; kind < WL_NKINDS; kind++) {
+		double b = moved[kind].read_bytes + moved[kind].write_bytes;
+
+		if (!(o.kinds & 1u << kind))
+			continue;
+		printf(",\"%s_gbps\":%.3f,\"%s_bytes\":%.0f,\"%s_s\":%.3f",
+		       key[kind], b / wall_s[kind] / 1e9, key[kind], b,
+		       key[kind], wall_s[kind]);
+	}
+	printf(",\"on_node\":%.2f,\"clock\":\"guest\"", placed);
+	roi_print(stdout);
+	printf("}\n");
 	return 0;
 }

@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "pass.h"
 #include "wl.h"
 
 #define MPOL_BIND 2
@@ -51,37 +52,92 @@ static size_t parse_size(const char *name, const char *s)
 	return (size_t)v;
 }
 
-void wl_parse(const char *name, int argc, char **argv, struct wl_opts *o)
+static int parse_int(const char *name, const char *opt, const char *s,
+		     int lo, int hi)
 {
-	static const struct option longopts[] = {
-		{ "node", required_argument, NULL, 'n' },
-		{ "bytes", required_argument, NULL, 'b' },
-		{ "accesses", required_argument, NULL, 'a' },
-		{ "seconds", required_argument, NULL, 's' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 }
-	};
-	int c;
+	char *end;
+	long v = strtol(s, &end, 0);
 
-	while ((c = getopt_long(argc, argv, "n:b:a:s:h", longopts, NULL)) != -1) {
+	if (*end || v < lo || v > hi)
+		wl_fail(name, "--%s wants %d..%d, not '%s'", opt, lo, hi, s);
+	return (int)v;
+}
+
+static unsigned int parse_mix(const char *name, const char *s)
+{
+	if (!strcmp(s, "all"))
+		return (1u << WL_NKINDS) - 1;
+	for (int k = 0; k < WL_NKINDS; k++)
+		if (!strcmp(s, wl_kind_label(k)))
+			return 1u << k;
+	wl_fail(name, "--mix wants read|write|2:1|1:1|all, not '%s'", s);
+}
+
+static __attribute__((noreturn)) void usage(const char *name, unsigned int accept)
+{
+	printf("usage: cxlbed-%s [--node N] [--bytes SIZE] [--evict SIZE]%s%s%s%s%s%s%s\n"
+	       "Prints one JSON object line with the result.\n", name,
+	       accept & WL_OPT_ACCESSES ? " [--accesses N]" : "",
+	       accept & WL_OPT_SECONDS ? " [--seconds S]" : "",
+	       accept & WL_OPT_THREADS ? " [--threads N]" : "",
+	       accept & WL_OPT_MIX ? " [--mix read|write|2:1|1:1|all]" : "",
+	       accept & WL_OPT_PATTERN ? " [--pattern seq|random]" : "",
+	       accept & WL_OPT_PASSES ? " [--passes N]" : "",
+	       accept & WL_OPT_LOAD ?
+			" [--load-threads N] [--stream-bytes SIZE]" : "");
+	exit(0);
+}
+
+void wl_parse(const char *name, int argc, char **argv, struct wl_opts *o,
+	      unsigned int accept)
+{
+	/* flag: the WL_OPT_ bit an option needs (0: always accepted) */
+	static const struct { struct option o; unsigned int flag; } opts[] = {
+		{ { "node", required_argument, NULL, 'n' }, 0 },
+		{ { "bytes", required_argument, NULL, 'b' }, 0 },
+		{ { "evict", required_argument, NULL, 'e' }, 0 },
+		{ { "help", no_argument, NULL, 'h' }, 0 },
+		{ { "accesses", required_argument, NULL, 'a' }, WL_OPT_ACCESSES },
+		{ { "seconds", required_argument, NULL, 's' }, WL_OPT_SECONDS },
+		{ { "threads", required_argument, NULL, 't' }, WL_OPT_THREADS },
+		{ { "mix", required_argument, NULL, 'm' }, WL_OPT_MIX },
+		{ { "pattern", required_argument, NULL, 'p' }, WL_OPT_PATTERN },
+		{ { "passes", required_argument, NULL, 'P' }, WL_OPT_PASSES },
+		{ { "load-threads", required_argument, NULL, 'l' }, WL_OPT_LOAD },
+		{ { "stream-bytes", required_argument, NULL, 'S' }, WL_OPT_LOAD },
+	};
+	enum { N = sizeof(opts) / sizeof(opts[0]) };
+	struct option longopts[N + 1];
+	int c, nl = 0;
+
+	for (int i = 0; i < N; i++)
+		if (!opts[i].flag || (accept & opts[i].flag))
+			longopts[nl++] = opts[i].o;
+	memset(&longopts[nl], 0, sizeof(longopts[nl]));
+	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
 		switch (c) {
-		case 'n': o->node = atoi(optarg); break;
+		case 'n': o->node = parse_int(name, "node", optarg, -1, MAX_NODES - 1); break;
 		case 'b': o->bytes = parse_size(name, optarg); break;
+		case 'e': o->evict = strcmp(optarg, "0") ? parse_size(name, optarg) : 0; break;
 		case 'a': o->accesses = strtoull(optarg, NULL, 0); break;
 		case 's': o->seconds = strtod(optarg, NULL); break;
-		case 'h':
-			printf("usage: cxlbed-%s [--node N] [--bytes SIZE] "
-			       "[--accesses N] [--seconds S]\n"
-			       "Prints one JSON object line with the result.\n", name);
-			exit(0);
+		case 't': o->threads = parse_int(name, "threads", optarg, 1, WL_MAX_THREADS); break;
+		case 'm': o->kinds = parse_mix(name, optarg); break;
+		case 'p':
+			if (strcmp(optarg, "seq") && strcmp(optarg, "random"))
+				wl_fail(name, "--pattern wants seq|random, not '%s'", optarg);
+			o->random = !strcmp(optarg, "random");
+			break;
+		case 'P': o->passes = parse_int(name, "passes", optarg, 1, 1 << 20); break;
+		case 'l': o->load_threads = parse_int(name, "load-threads", optarg, 0, WL_MAX_THREADS - 1); break;
+		case 'S': o->stream_bytes = parse_size(name, optarg); break;
+		case 'h': usage(name, accept);
 		default:
 			wl_fail(name, "bad option (see --help)");
 		}
 	}
 	if (optind < argc)
 		wl_fail(name, "unexpected argument '%s'", argv[optind]);
-	if (o->node >= MAX_NODES)
-		wl_fail(name, "node %d out of range", o->node);
 }
 
 void *wl_alloc_on_node(const char *name, size_t bytes, int node)

@@ -6,15 +6,36 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#define WL_MAX_THREADS	32	/* ROI ids are per thread: see roi.h */
+
+/* Options a program accepts beyond --node, --bytes, --evict, --help. */
+enum {
+	WL_OPT_ACCESSES		= 1 << 0,
+	WL_OPT_SECONDS		= 1 << 1,
+	WL_OPT_THREADS		= 1 << 2,
+	WL_OPT_MIX		= 1 << 3,
+	WL_OPT_PATTERN		= 1 << 4,
+	WL_OPT_PASSES		= 1 << 5,
+	WL_OPT_LOAD		= 1 << 6,	/* --load-threads, --stream-bytes */
+};
+
 struct wl_opts {
 	int node;		/* -1: no binding */
 	size_t bytes;
 	uint64_t accesses;
 	double seconds;
+	int threads;
+	unsigned int kinds;	/* bit per enum wl_kind (pass.h) */
+	int random;		/* --pattern random */
+	int passes;
+	int load_threads;
+	size_t stream_bytes;
+	size_t evict;		/* bytes read to empty the caches; 0: off */
 };
 
-/* Parse --node N --bytes N[K|M|G] --accesses N --seconds S; exits on error. */
-void wl_parse(const char *name, int argc, char **argv, struct wl_opts *o);
+/* Parse the common options plus those in @accept; exits on error. */
+void wl_parse(const char *name, int argc, char **argv, struct wl_opts *o,
+	      unsigned int accept);
 /* Anonymous memory bound (MPOL_BIND) to node and touched; exits on error. */
 void *wl_alloc_on_node(const char *name, size_t bytes, int node);
 /* Fraction of sampled pages of buf that really sit on node (0..1). */

@@ -1,17 +1,25 @@
 # Guest workloads: small C programs run inside the guest by the agent.
 # Each prints exactly one JSON object line. Built into $(B)/guest/bin/ so
-# that the guest image carries them.
-WL_PROGS := chase stream
+# that the guest image carries them. Region-of-interest markers come from
+# the timing plugin's header (emulator/timing/cxlbed-roi.h).
+WL_PROGS := chase stream loaded
 WL_BINS := $(WL_PROGS:%=$(B)/guest/bin/cxlbed-%)
-WL_CFLAGS := $(BASE_CFLAGS) $(CFLAGS)
+WL_CFLAGS := $(BASE_CFLAGS) $(CFLAGS) -pthread -Iemulator/timing
+# Helpers shared by the programs; the archive lets each take what it uses.
+WL_LIB_SRCS := wl roi pass cycle evict thread
+WL_LIB := $(B)/obj/workloads/libwl.a
 
 $(B)/obj/workloads/%.o: workloads/%.c
 	@mkdir -p $(@D)
 	$(CC) $(WL_CFLAGS) -c $< -o $@
 
-$(B)/guest/bin/cxlbed-%: $(B)/obj/workloads/%.o $(B)/obj/workloads/wl.o
+$(WL_LIB): $(WL_LIB_SRCS:%=$(B)/obj/workloads/%.o)
+	rm -f $@
+	$(AR) rcs $@ $^
+
+$(B)/guest/bin/cxlbed-%: $(B)/obj/workloads/%.o $(WL_LIB)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -o $@ $^
+	$(CC) $(CFLAGS) -pthread -o $@ $^
 
 $(B)/guest/initramfs.cpio.gz: $(WL_BINS)
 ALL_TARGETS += $(WL_BINS)

@@ -6,6 +6,7 @@
 
 #include <fcntl.h>
 #include <gio/gio.h>
+#include <string.h>
 #include <sys/mman.h>
 
 static char *shm_name(const char *run_id)
@@ -68,25 +69,95 @@ guint timing_report_roi_count(const char *report)
 	return rois ? json_array_get_length(rois) : 0;
 }
 
-struct span {
-	double bytes, begin, end;
+/* Modeled [begin, end) intervals of the ROIs of one kind. */
+struct intervals {
+	GArray *iv;		/* double pairs */
+	double bytes;
 };
 
-static void span_add(struct span *s, double bytes, double begin, double end)
+static void intervals_add(GHashTable *by_key, const char *key, double bytes,
+			  double begin, double end)
 {
-	if (!s->bytes && !s->end) {
-		s->begin = begin;
-		s->end = end;
+	struct intervals *in = g_hash_table_lookup(by_key, key);
+	double pair[2] = { begin, end };
+
+	if (!in) {
+		in = g_new0(struct intervals, 1);
+		in->iv = g_array_new(FALSE, FALSE, sizeof(pair));
+		g_hash_table_insert(by_key, g_strdup(key), in);
 	}
-	s->bytes += bytes;
-	s->begin = MIN(s->begin, begin);
-	s->end = MAX(s->end, end);
+	g_array_append_val(in->iv, pair);
+	in->bytes += bytes;
 }
 
-static void set_gbps(JsonObject *m, const char *key, const struct span *s)
+static void intervals_free(gpointer p)
 {
-	if (s->end > s->begin)
-		json_object_set_double_member(m, key, s->bytes / (s->end - s->begin));
+	struct intervals *in = p;
+
+	g_array_unref(in->iv);
+	g_free(in);
+}
+
+static gint cmp_begin(gconstpointer a, gconstpointer b)
+{
+	const double *x = a, *y = b;
+
+	return x[0] < y[0] ? -1 : x[0] > y[0];
+}
+
+/*
+ * Bytes over the union of the intervals: parallel threads share one
+ * stretch of modeled time, and the gaps between phases (cache emptying,
+ * set-up) are not counted against the bandwidth.
+ */
+static double intervals_gbps(struct intervals *in)
+{
+	double covered = 0, cur_b = 0, cur_e = -1;
+
+	g_array_sort(in->iv, cmp_begin);
+	for (guint i = 0; i < in->iv->len; i++) {
+		double *p = &g_array_index(in->iv, double, 2 * i);
+
+		if (p[0] > cur_e) {
+			if (cur_e > cur_b)
+				covered += cur_e - cur_b;
+			cur_b = p[0];
+			cur_e = p[1];
+		} else {
+			cur_e = MAX(cur_e, p[1]);
+		}
+	}
+	if (cur_e > cur_b)
+		covered += cur_e - cur_b;
+	return covered > 0 ? in->bytes / covered : -1;
+}
+
+/* "read", "write", "mix21" (from mix "2:1"), ... */
+static char *bandwidth_key(JsonObject *w, const char *kind)
+{
+	const char *mix = json_object_get_string_member_with_default(w, "mix", NULL);
+	g_autofree char *label = NULL;
+
+	if (g_strcmp0(kind, "mix") || !mix)
+		return g_strdup(kind);
+	label = g_strdup(mix);
+	g_strdelimit(label, ":", '_');
+	return g_strconcat("mix", label, NULL);
+}
+
+/* The first report ROI at or after first with this id not yet taken. */
+static JsonObject *take_roi(JsonArray *rois, guint first, gint64 id, GArray *taken)
+{
+	for (guint i = first; i < json_array_get_length(rois); i++) {
+		JsonObject *r = json_array_get_object_element(rois, i);
+
+		if (g_array_index(taken, gboolean, i - first) ||
+		    json_object_get_int_member_with_default(r, "id", -2) != id)
+			continue;
+		g_array_index(taken, gboolean, i - first) = TRUE;
+		return r;
+	}
+	return NULL;
 }
 
 bool timing_merge(JsonObject *output, const char *report, guint first_roi,
@@ -94,42 +165,41 @@ bool timing_merge(JsonObject *output, const char *report, guint first_roi,
 {
 	g_autoptr(JsonParser) p = json_parser_new();
 	JsonArray *rois = report_rois(p, report);
-	JsonArray *want;
+	g_autoptr(GHashTable) bw = NULL;
+	g_autoptr(GArray) taken = NULL;
+	JsonArray *want, *matched;
 	JsonObject *modeled;
-	JsonArray *matched;
-	guint next;
+	/* A chaser running beside streamers measures loaded latency. */
+	bool loaded = json_object_has_member(output, "load_threads");
 	double chase_ns = 0, chase_accesses = 0;
-	struct span rd = { 0 }, wr = { 0 }, mix = { 0 };
+	GHashTableIter it;
+	gpointer key, val;
 
 	if (!json_object_has_member(output, "rois"))
 		return true;	/* a workload without ROIs has nothing modeled */
-	if (!rois) {
+	if (!rois || json_array_get_length(rois) < first_roi) {
 		g_set_error(error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
-			    "timing report %s has no ROIs", report);
+			    "timing report %s has no new ROIs", report);
 		return false;
 	}
 	want = json_object_get_array_member(output, "rois");
+	taken = g_array_new(FALSE, TRUE, sizeof(gboolean));
+	g_array_set_size(taken, json_array_get_length(rois) - first_roi);
+	bw = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, intervals_free);
 	modeled = json_object_new();
 	matched = json_array_new();
-	next = first_roi;
+	json_object_set_array_member(modeled, "rois", matched);
 	for (guint i = 0; i < json_array_get_length(want); i++) {
 		JsonObject *w = json_array_get_object_element(want, i);
 		gint64 id = json_object_get_int_member_with_default(w, "id", -1);
 		const char *kind = json_object_get_string_member_with_default(w, "kind", "");
-		JsonObject *got = NULL;
+		JsonObject *got = take_roi(rois, first_roi, id, taken);
 
-		for (; next < json_array_get_length(rois) && !got; next++) {
-			JsonObject *r = json_array_get_object_element(rois, next);
-
-			if (json_object_get_int_member_with_default(r, "id", -2) == id)
-				got = r;
-		}
 		if (!got) {
 			g_set_error(error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
 				    "ROI %" G_GINT64_FORMAT " (%s) not in the timing report",
 				    id, kind);
 			json_object_unref(modeled);
-			json_array_unref(matched);
 			return false;
 		}
 		double ns = json_object_get_double_member_with_default(got, "modeled_ns", 0);
@@ -144,29 +214,32 @@ bool timing_merge(JsonObject *output, const char *report, guint first_roi,
 		if (!g_strcmp0(kind, "chase")) {
 			double acc = json_object_get_double_member_with_default(w, "accesses", 0);
 
-			/* The loaded chaser is the same measure under load. */
 			chase_ns += ns;
 			chase_accesses += acc;
 			if (acc > 0)
 				json_object_set_double_member(m, "ns_per_access", ns / acc);
-		} else if (!g_strcmp0(kind, "read")) {
-			span_add(&rd, bytes, begin, end);
-		} else if (!g_strcmp0(kind, "write")) {
-			span_add(&wr, bytes, begin, end);
 		} else {
-			span_add(&mix, bytes, begin, end);
+			g_autofree char *k = bandwidth_key(w, kind);
+
+			intervals_add(bw, k, bytes, begin, end);
+			if (loaded)
+				intervals_add(bw, "load", bytes, begin, end);
 		}
 		if (bytes > 0 && ns > 0)
 			json_object_set_double_member(m, "gbps", bytes / ns);
 		json_array_add_object_element(matched, m);
 	}
 	if (chase_accesses > 0)
-		json_object_set_double_member(modeled, "ns_per_access",
-					      chase_ns / chase_accesses);
-	set_gbps(modeled, "read_gbps", &rd);
-	set_gbps(modeled, "write_gbps", &wr);
-	set_gbps(modeled, "mix_gbps", &mix);
-	json_object_set_array_member(modeled, "rois", matched);
+		json_object_set_double_member(modeled, loaded ? "loaded_ns_per_access" :
+					      "ns_per_access", chase_ns / chase_accesses);
+	g_hash_table_iter_init(&it, bw);
+	while (g_hash_table_iter_next(&it, &key, &val)) {
+		g_autofree char *name = g_strconcat(key, "_gbps", NULL);
+		double g = intervals_gbps(val);
+
+		if (g >= 0 && (!loaded || !strcmp(key, "load")))
+			json_object_set_double_member(modeled, name, g);
+	}
 	json_object_set_object_member(output, "modeled", modeled);
 	return true;
 }

@@ -26,10 +26,14 @@ guint timing_report_roi_count(const char *report);
 
 /*
  * Match the ROIs the report gained since first_roi to the workload's own
- * "rois" list (in order, by id) and add "modeled" to its output:
- * {"ns_per_access", "read_gbps", "write_gbps", "mix_gbps", "rois":[...]}.
- * Latency: modeled ns / accesses of the chase ROIs; bandwidth: all bytes
- * of a kind over the modeled span from the first begin to the last end.
+ * "rois" list (by id, whatever order they ended in) and add "modeled" to
+ * its output: {"ns_per_access", "read_gbps", "write_gbps", "mix2_1_gbps",
+ * "mix1_1_gbps", "rois":[...]}; for a loaded-latency workload (one that
+ * has "load_threads") {"loaded_ns_per_access", "load_gbps"} instead, so it
+ * never passes for idle latency. Latency: modeled ns / accesses of the
+ * chase ROIs; bandwidth: a kind's bytes over the union of its ROIs'
+ * modeled intervals (parallel threads overlap; gaps between phases do
+ * not count).
  */
 bool timing_merge(JsonObject *output, const char *report, guint first_roi,
 		  GError **error);

@@ -25,7 +25,7 @@ int main(void)
 	g_autoptr(GError) err = NULL;
 	JsonObject *out;
 
-	plan(9);
+	plan(13);
 	ok(timing_report_roi_count(report) == 0, "no report yet: 0 ROIs");
 	/* One earlier ROI (a previous workload), then this workload's. */
 	g_file_set_contents(report,
@@ -60,6 +60,35 @@ int main(void)
 	out = parse("{\"rois\":[{\"id\":1,\"kind\":\"chase\",\"accesses\":10}]}");
 	ok(timing_merge(out, report, 2, &err) == false, "ROIs before first_roi are not reused");
 	g_clear_error(&err);
+	json_object_unref(out);
+
+	/* Two mixes separated by a cache-emptying gap, threads ending out of order. */
+	g_file_set_contents(report,
+		"{\"rois\":["
+		"{\"id\":301,\"modeled_ns\":1000,\"begin_ns\":0,\"end_ns\":1000},"
+		"{\"id\":300,\"modeled_ns\":2000,\"begin_ns\":0,\"end_ns\":2000},"
+		"{\"id\":400,\"modeled_ns\":1000,\"begin_ns\":9000,\"end_ns\":10000}]}", -1, NULL);
+	out = parse("{\"rois\":[{\"id\":300,\"kind\":\"mix\",\"mix\":\"2:1\",\"bytes\":2000},"
+		    "{\"id\":301,\"kind\":\"mix\",\"mix\":\"2:1\",\"bytes\":2000},"
+		    "{\"id\":400,\"kind\":\"mix\",\"mix\":\"1:1\",\"bytes\":3000}]}");
+	ok(timing_merge(out, report, 0, &err), "ROIs matched by id though they ended out of order");
+	ok(member(out, "mix2_1_gbps") > 1.99 && member(out, "mix2_1_gbps") < 2.01 &&
+	   member(out, "mix1_1_gbps") > 2.99 && member(out, "mix1_1_gbps") < 3.01,
+	   "each mix its own figure; the gap between phases not counted (%.2f, %.2f)",
+	   member(out, "mix2_1_gbps"), member(out, "mix1_1_gbps"));
+	json_object_unref(out);
+
+	/* Loaded latency stays apart from idle latency. */
+	g_file_set_contents(report,
+		"{\"rois\":[{\"id\":1101,\"modeled_ns\":1000,\"begin_ns\":0,\"end_ns\":1000},"
+		"{\"id\":2,\"modeled_ns\":1000,\"begin_ns\":0,\"end_ns\":1000}]}", -1, NULL);
+	out = parse("{\"load_threads\":1,\"rois\":[{\"id\":1101,\"kind\":\"read\",\"bytes\":4000},"
+		    "{\"id\":2,\"kind\":\"chase\",\"accesses\":4}]}");
+	ok(timing_merge(out, report, 0, &err) && member(out, "ns_per_access") < 0 &&
+	   member(out, "loaded_ns_per_access") > 249 && member(out, "loaded_ns_per_access") < 251,
+	   "loaded chaser reported as loaded_ns_per_access, not idle latency");
+	ok(member(out, "load_gbps") > 3.99 && member(out, "load_gbps") < 4.01 &&
+	   member(out, "read_gbps") < 0, "streamers' bandwidth reported as load_gbps");
 	json_object_unref(out);
 
 	out = parse("{\"ns_per_access\":5}");

@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: MIT
+/*
+ * cxlbed-loaded: loaded latency of one NUMA node. A chaser thread (vCPU 0)
+ * pointer-chases while --load-threads streamer threads (vCPUs 1..N) stream
+ * their own buffers on the same node; the chaser's region of interest runs
+ * from the common start until the last streamer ends, so it overlaps the
+ * streamers' regions. One point of the latency-bandwidth curve per run:
+ * (aggregate streamer GB/s, chaser ns per access).
+ */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+
+#include "cycle.h"
+#include "evict.h"
+#include "pass.h"
+#include "roi.h"
+#include "thread.h"
+#include "wl.h"
+
+struct worker {
+	int k;		/* 0: the chaser; 1..N: streamers */
+	void *buf;
+	size_t bytes;
+	double placed;
+	struct wl_moved moved;
+	uint64_t accesses;
+	double seconds;	/* guest clock, common start to own end */
+};
+
+static struct wl_opts o = {
+	/* chaser: 64 MiB = 2x the default LLC, see chase.c; streamers: one
+	 * pass over 8 MiB each, seconds under TCG with the timing plugin */
+	.node = -1, .bytes = 64 << 20, .stream_bytes = 8 << 20,
+	.accesses = 100000, .load_threads = 1, .passes = 1,
+	.kinds = 1 << WL_READ, .evict = WL_EVICT_DEFAULT,
+};
+static pthread_barrier_t bar;
+static atomic_int streamers_left;
+static double t_start;
+
+static void chase(struct worker *w)
+{
+	size_t lines = w->bytes / WL_LINE;
+	/* at most one lap: a line visited twice could hit a cache */
+	uint64_t limit = o.load_threads ? lines : (o.accesses < lines ? o.accesses : lines);
+	struct roi_entry e = { .id = ROI_LOADED_CHASE, .kind = "chase",
+			       .role = "chaser" };
+	struct wl_line *p = w->buf;
+	uint64_t done = 0, step = o.load_threads ? 64 : limit;
+
+	cxlbed_roi_begin(ROI_LOADED_CHASE);
+	while (done < limit) {
+		if (step > limit - done)
+			step = limit - done;
+		p = wl_cycle_walk(p, step);
+		done += step;
+		if (o.load_threads && !atomic_load_explicit(&streamers_left,
+							    memory_order_relaxed))
+			break;
+	}
+	e.accesses = done;
+	ROI_END_RECORD(cxlbed_roi_end(ROI_LOADED_CHASE), &e);
+	w->seconds = wl_now() - t_start;
+	w->accesses = done;
+	w->buf = p;	/* keeps the chase live */
+}
+
+static void stream(struct worker *w)
+{
+	int kind = __builtin_ctz(o.kinds);
+	struct roi_entry e = {
+		.id = ROI_LOADED_STREAM + 100 * kind + w->k,
+		.kind = wl_kind_roi(kind), .thread = w->k, .role = "streamer",
+	};
+
+	ROI_MARK_KIND(CXLBED_ROI_BEGIN, ROI_LOADED_STREAM, kind, w->k);
+	for (int p = 0; p < o.passes; p++)
+		wl_pass(w->buf, w->bytes / WL_LINE, kind, o.random,
+			w->k * 7919 + p, &w->moved);
+	e.bytes = w->moved.read_bytes + w->moved.write_bytes;
+	if (kind == WL_MIX21 || kind == WL_MIX11) {
+		e.mix = wl_kind_label(kind);
+		e.read_fraction = (double)w->moved.read_bytes / e.bytes;
+	}
+	ROI_END_RECORD(ROI_MARK_KIND(CXLBED_ROI_END, ROI_LOADED_STREAM, kind,
+				     w->k), &e);
+	w->seconds = wl_now() - t_start;
+	atomic_fetch_sub(&streamers_left, 1);
+}
+
+static void *worker(void *arg)
+{
+	struct worker *w = arg;
+
+	wl_pin("loaded", w->k);
+	w->buf = wl_alloc_on_node("loaded", w->bytes, o.node);
+	w->placed = wl_on_node(w->buf, w->bytes, o.node);
+	if (w->k == 0)
+		wl_cycle_build("loaded", w->buf, w->bytes / WL_LINE,
+			       0x9e3779b97f4a7c15ULL);
+	pthread_barrier_wait(&bar);
+	wl_evict();
+	pthread_barrier_wait(&bar);
+	if (w->k == 0)
+		t_start = wl_now();
+	if (w->k == 0)
+		chase(w);
+	else
+		stream(w);
+	return NULL;
+}
+
+int main(int argc, char **argv)
+{
+	struct worker w[WL_MAX_THREADS];
+	int n;
+	double placed = 1.0, load_bytes = 0, load_s = 0;
+
+	cxlbed_roi_arm();	/* early: arming re-reads the plugin's config */
+	wl_parse("loaded", argc, argv, &o, WL_OPT_ACCESSES | WL_OPT_MIX |
+		 WL_OPT_PATTERN | WL_OPT_PASSES | WL_OPT_LOAD);
+	if (o.kinds & (o.kinds - 1))
+		wl_fail("loaded", "--mix: one of read|write|2:1|1:1");
+	if (o.load_threads > wl_ncpus() - 1)
+		wl_fail("loaded", "--load-threads %d: only %d vCPUs (chaser + one "
+			"each)", o.load_threads, wl_ncpus());
+	o.bytes -= o.bytes % WL_LINE;
+	o.stream_bytes -= o.stream_bytes % WL_LINE;
+	if (o.bytes < 2 * WL_LINE || o.stream_bytes < WL_LINE)
+		wl_fail("loaded", "--bytes or --stream-bytes too small");
+	n = 1 + o.load_threads;
+	wl_evict_init("loaded", o.evict);
+	atomic_store(&streamers_left, o.load_threads);
+	pthread_barrier_init(&bar, NULL, n);
+	for (int k = 0; k < n; k++)
+		w[k] = (struct worker){ .k = k,
+					.bytes = k ? o.stream_bytes : o.bytes };
+	wl_run_threads("loaded", n, worker, w, sizeof(w[0]));
+	for (int k = 0; k < n; k++) {
+		placed = placed < w[k].placed ? placed : w[k].placed;
+		if (k) {
+			load_bytes += w[k].moved.read_bytes + w[k].moved.write_bytes;
+			load_s = load_s > w[k].seconds ? load_s : w[k].seconds;
+		}
+	}
+
+	printf("{\"workload\":\"loaded\",\"node\":%d,\"bytes\":%zu,"
+	       "\"stream_bytes\":%zu,\"load_threads\":%d,\"mix\":\"%s\","
+	       "\"pattern\":\"%s\",\"passes\":%d,\"accesses\":%llu,"
+	       "\"chase_ns_per_access\":%.1f,\"chase_s\":%.3f,"
+	       "\"load_gbps\":%.3f,\"load_bytes\":%.0f,\"load_s\":%.3f,"
+	       "\"on_node\":%.2f,\"clock\":\"guest\"",
+	       o.node, o.bytes, o.stream_bytes, o.load_threads,
+	       wl_kind_label(__builtin_ctz(o.kinds)),
+	       o.random ? "random" : "seq", o.passes,
+	       (unsigned long long)w[0].accesses,
+	       w[0].seconds * 1e9 / w[0].accesses, w[0].seconds,
+	       load_s > 0 ? load_bytes / load_s / 1e9 : 0.0, load_bytes,
+	       load_s, placed);
+	roi_print(stdout);
+	printf("}\n");
+	return 0;
+}
