@@ -68,8 +68,8 @@ JsonObject *agent_match_reply(struct agent *a, JsonObject *msg, guint id,
 	return json_object_new();
 }
 
-JsonObject *agent_call(struct agent *a, const char *cmd, JsonObject *args,
-		       gint64 deadline_us, GError **error)
+guint agent_send(struct agent *a, const char *cmd, JsonObject *args,
+		 GError **error)
 {
 	g_autoptr(JsonObject) req = json_object_new();
 	guint id = ++a->next_id;
@@ -78,8 +78,26 @@ JsonObject *agent_call(struct agent *a, const char *cmd, JsonObject *args,
 	json_object_set_string_member(req, "cmd", cmd);
 	json_object_set_object_member(req, "args",
 				      args ? json_object_ref(args) : json_object_new());
-	if (!jsonline_write(a->conn, req, error))
+	if (!jsonline_write(a->conn, req, error)) {
+		g_prefix_error(error, "agent %s: ", cmd);
+		return 0;
+	}
+	return id;
+}
+
+JsonObject *agent_call(struct agent *a, const char *cmd, JsonObject *args,
+		       gint64 deadline_us, GError **error)
+{
+	guint id = agent_send(a, cmd, args, error);
+
+	if (!id)
 		return NULL;
+	return agent_wait(a, cmd, id, deadline_us, error);
+}
+
+JsonObject *agent_wait(struct agent *a, const char *cmd, guint id,
+		       gint64 deadline_us, GError **error)
+{
 	for (;;) {
 		g_autoptr(JsonObject) msg = jsonline_read(a->conn, deadline_us, error);
 		bool done;

@@ -26,6 +26,12 @@ void agent_free(struct agent *a);
 JsonObject *agent_call(struct agent *a, const char *cmd, JsonObject *args,
 		       gint64 deadline_us, GError **error);
 
+/* The same in two steps, so requests to several hosts can run at once. */
+guint agent_send(struct agent *a, const char *cmd, JsonObject *args,
+		 GError **error);	/* the request id, 0 on error */
+JsonObject *agent_wait(struct agent *a, const char *cmd, guint id,
+		       gint64 deadline_us, GError **error);
+
 /* Pull a reply for request id out of a message stream (exposed for tests). */
 JsonObject *agent_match_reply(struct agent *a, JsonObject *msg, guint id,
 			      bool *done, GError **error);

@@ -322,40 +322,89 @@ static char *format_figures(JsonObject *out)
 	return g_string_free(g_steal_pointer(&s), FALSE);
 }
 
-static void run_one(struct run *run, struct host_run *hr,
-		    const struct scn_workload *w, int node)
+/* One workload invocation on one host, between its request and its reply. */
+struct pending {
+	struct host_run *hr;
+	const struct scn_workload *w;
+	int node;
+	struct res_workload *rw;
+	guint id;		/* agent request id; 0: not sent */
+	guint first_roi;
+	gint64 t0;
+};
+
+/* "{dax}": the host's devdax view of its first devdax region. */
+static char *expand_arg(const struct host_run *hr, const char *arg)
+{
+	const struct cb_region *reg;
+
+	if (!strstr(arg, "{dax}"))
+		return g_strdup(arg);
+	cb_foreach(hr->h->regions, const struct cb_region, reg) {
+		JsonObject *gr = reg->mode == CB_REGION_DEVDAX ?
+			verify_guest_region(hr->res->enumeration, reg) : NULL;
+		const char *dax = gr ? json_object_get_string_member_with_default(gr, "dax", NULL) : NULL;
+		g_auto(GStrv) parts = NULL;
+
+		if (!dax)
+			continue;
+		parts = g_strsplit(arg, "{dax}", -1);
+		return g_strjoinv(dax, parts);
+	}
+	return g_strdup(arg);	/* no devdax region: the program will say so */
+}
+
+static void start_one(struct run *run, struct pending *p)
 {
 	g_autoptr(JsonObject) args = json_object_new();
-	g_autoptr(JsonObject) res = NULL;
 	g_autoptr(GError) err = NULL;
 	JsonArray *argv = json_array_new();
-	struct res_workload *rw;
-	g_autofree char *check = NULL;
-	gint64 t0 = g_get_monotonic_time();
-	guint first_roi = 0;
 
-	for (char **a = w->args; a && *a; a++)
-		if (**a)
-			json_array_add_string_element(argv, *a);
-	if (node >= 0) {
-		g_autofree char *n = g_strdup_printf("%d", node);
+	for (char **a = p->w->args; a && *a; a++) {
+		g_autofree char *arg = **a ? expand_arg(p->hr, *a) : NULL;
+
+		if (arg)
+			json_array_add_string_element(argv, arg);
+	}
+	if (p->node >= 0) {
+		g_autofree char *n = g_strdup_printf("%d", p->node);
 
 		json_array_add_string_element(argv, "--node");
 		json_array_add_string_element(argv, n);
 	}
-	json_object_set_string_member(args, "program", w->program);
+	json_object_set_string_member(args, "program", p->w->program);
 	json_object_set_array_member(args, "args", argv);
-	json_object_set_int_member(args, "timeout_s", w->timeout_s);
+	json_object_set_int_member(args, "timeout_s", p->w->timeout_s);
 
-	rw = result_add_workload(run->res, hr->h->id, w->id, w->program, node);
-	if (hr->timing_report)
-		first_roi = timing_report_roi_count(hr->timing_report);
-	res = agent_call(hr->agent, "run", args, deadline_in(run, w->timeout_s + 30), &err);
-	rw->wall_s = (g_get_monotonic_time() - t0) / 1e6;
-	check = node >= 0 ? g_strdup_printf("workload:%s:%s:node%d", w->id, hr->h->id, node) :
-		g_strdup_printf("workload:%s:%s", w->id, hr->h->id);
+	p->rw = result_add_workload(run->res, p->hr->h->id, p->w->id, p->w->program,
+				    p->node);
+	if (p->hr->timing_report)
+		p->first_roi = timing_report_roi_count(p->hr->timing_report);
+	p->t0 = g_get_monotonic_time();
+	p->id = agent_send(p->hr->agent, "run", args, &err);
+	if (!p->id)
+		p->rw->error = g_strdup(err->message);
+}
+
+static void finish_one(struct run *run, struct pending *p)
+{
+	struct host_run *hr = p->hr;
+	struct res_workload *rw = p->rw;
+	g_autoptr(JsonObject) res = NULL;
+	g_autoptr(GError) err = NULL;
+	g_autofree char *check = p->node >= 0 ?
+		g_strdup_printf("workload:%s:%s:node%d", p->w->id, hr->h->id, p->node) :
+		g_strdup_printf("workload:%s:%s", p->w->id, hr->h->id);
+
+	if (p->id)
+		res = agent_wait(hr->agent, "run", p->id,
+				 deadline_in(run, p->w->timeout_s + 30), &err);
+	else
+		g_set_error(&err, G_IO_ERROR, G_IO_ERROR_FAILED, "%s", rw->error);
+	rw->wall_s = (g_get_monotonic_time() - p->t0) / 1e6;
 	if (!res) {
 		explain_exit(run, hr, &err);
+		g_free(rw->error);
 		rw->error = g_strdup(err->message);
 		host_fail(run, hr, check, err);
 		return;
@@ -366,7 +415,7 @@ static void run_one(struct run *run, struct host_run *hr,
 		rw->output = json_object_ref(json_object_get_object_member(res, "output"));
 	rw->ok = status == 0 && rw->output;
 	if (rw->ok && hr->timing_report &&
-	    !timing_merge(rw->output, hr->timing_report, first_roi, &err)) {
+	    !timing_merge(rw->output, hr->timing_report, p->first_roi, &err)) {
 		rw->ok = false;
 		rw->error = g_strdup_printf("timing model: %s", err->message);
 	} else if (!rw->ok) {
@@ -374,31 +423,60 @@ static void run_one(struct run *run, struct host_run *hr,
 			json_object_get_string_member_with_default(res, "stderr", ""));
 	}
 	result_check(run->res, check, rw->ok, "%s", rw->ok ? "ran" : rw->error);
-	absorb_output(hr->res, node, rw->output);
+	absorb_output(hr->res, p->node, rw->output);
 	{
 		g_autofree char *line = rw->output ? format_figures(rw->output) : NULL;
 
-		progress(hr->h->id, w->id, "node %d: %s (%.1f s)", node,
+		progress(hr->h->id, p->w->id, "node %d: %s (%.1f s)", p->node,
 			 line ? line : rw->error, rw->wall_s);
 	}
 }
 
-static void run_workloads(struct run *run, struct host_run *hr)
+static bool host_usable(const struct host_run *hr)
+{
+	return !hr->failed && hr->agent && !qemu_proc_interrupted();
+}
+
+/*
+ * Workload by workload. A `together` workload is sent to every host before
+ * any reply is awaited, so hosts contend for shared links at the same time;
+ * the others run host after host, once per node when per_node.
+ */
+static void run_workloads(struct run *run)
 {
 	const struct scn_workload *w;
+	struct host_run *hr;
 
 	cb_foreach(run->scn->workloads, const struct scn_workload, w) {
-		if (!workload_wanted(w, hr->h))
+		if (w->together) {
+			g_autofree struct pending *ps = g_new0(struct pending, run->hosts->len);
+			guint n = 0;
+
+			cb_foreach(run->hosts, struct host_run, hr)
+				if (host_usable(hr) && workload_wanted(w, hr->h)) {
+					ps[n] = (struct pending){ .hr = hr, .w = w, .node = -1 };
+					start_one(run, &ps[n++]);
+				}
+			for (guint i = 0; i < n; i++)
+				finish_one(run, &ps[i]);
 			continue;
-		if (!w->per_node) {
-			run_one(run, hr, w, -1);
-		} else {
-			for (guint i = 0; i < hr->res->nodes->len && !hr->failed; i++)
-				run_one(run, hr, w,
-					((struct res_node *)g_ptr_array_index(hr->res->nodes, i))->node);
 		}
-		if (hr->failed || qemu_proc_interrupted())
-			return;
+		cb_foreach(run->hosts, struct host_run, hr) {
+			if (!host_usable(hr) || !workload_wanted(w, hr->h))
+				continue;
+			for (guint i = 0; i < (w->per_node ? hr->res->nodes->len : 1); i++) {
+				struct pending p = {
+					.hr = hr, .w = w,
+					.node = w->per_node ? ((struct res_node *)
+						g_ptr_array_index(hr->res->nodes, i))->node : -1,
+				};
+
+				if (!host_usable(hr))
+					break;
+				start_one(run, &p);
+				finish_one(run, &p);
+			}
+		}
 	}
 }
 
@@ -557,9 +635,7 @@ int runner_run(const struct scenario *s, const struct cb_topology *t,
 			}
 	} else {
 		check_shared_pools(&run);
-		cb_foreach(run.hosts, struct host_run, hr)
-			if (!hr->failed && !qemu_proc_interrupted())
-				run_workloads(&run, hr);
+		run_workloads(&run);
 	}
 
 	if (qemu_proc_interrupted()) {

@@ -72,6 +72,43 @@ struct scenario *scenario_default_for(const char *topology_path)
 	return s;
 }
 
+/*
+ * `cxlbed table`: idle latency (a chase over twice the default modeled
+ * LLC), bandwidth for every mix, and two points of the loaded-latency
+ * curve (one chaser beside 0 and 1 streamer threads) on every node, with
+ * the timing model: the table's figures are modeled time. A streamer needs
+ * a vCPU of its own beside the chaser, so hosts with one vCPU get the
+ * unloaded point only.
+ */
+struct scenario *scenario_table_for(const struct cb_topology *t)
+{
+	struct scenario *s = scenario_new();
+	g_autoptr(GPtrArray) multi = g_ptr_array_new();
+	const struct cb_host *h;
+	struct scn_workload *w;
+
+	s->name = g_strdup("table");
+	s->description = g_strdup("latency/bandwidth table: idle latency, "
+				  "bandwidth and loaded latency on every node, "
+				  "timing model on");
+	s->topology_path = g_strdup(t->file);
+	s->timing = true;
+	s->timeout_s = 3600;
+	add_workload(s, "chase", "cxlbed-chase", "--bytes 64M")->timeout_s = 600;
+	add_workload(s, "stream", "cxlbed-stream", "--mix all")->timeout_s = 600;
+	add_workload(s, "loaded0", "cxlbed-loaded", "--load-threads 0")->timeout_s = 600;
+	cb_foreach(t->hosts, const struct cb_host, h)
+		if (h->cpus >= 2)
+			g_ptr_array_add(multi, h->id);
+	if (multi->len) {
+		w = add_workload(s, "loaded1", "cxlbed-loaded", "--load-threads 1");
+		w->timeout_s = 600;
+		g_ptr_array_add(multi, NULL);
+		w->hosts = g_strdupv((char **)multi->pdata);
+	}
+	return s;
+}
+
 static bool has_section(const struct cfg_file *f, const char *kind)
 {
 	for (guint i = 0; i < f->sections->len; i++)
@@ -136,6 +173,14 @@ static bool parse_workload(struct scenario *s, const struct cfg_file *f,
 	w->src.file = f->path;
 	w->src.line = sec->line;
 	w->hosts = cfg_get_list(f, sec, "hosts");
+	if (!cfg_get_bool(f, sec, "together", false, &w->together, error))
+		return false;
+	if (w->together && w->per_node) {
+		cxlbed_input_error(error, f->path, cfg_section_find(sec, "together")->line,
+				   "together = on runs once per host at the same time: "
+				   "set nodes = none (and pass --node N in args if needed)");
+		return false;
+	}
 	if (!cfg_get_u64(f, sec, "timeout", 300, &timeout, error))
 		return false;
 	w->timeout_s = (int)timeout;

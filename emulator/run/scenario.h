@@ -14,6 +14,7 @@ struct scn_workload {
 	char *program;		/* binary in the guest's /bin */
 	char **args;		/* extra arguments, NULL-terminated */
 	bool per_node;		/* run once per NUMA node with --node N */
+	bool together;		/* start on every host at once (contention) */
 	char **hosts;		/* NULL: every host */
 	int timeout_s;
 	struct cb_src src;
@@ -37,6 +38,11 @@ struct scenario {
 struct scenario *scenario_load(const char *path, GError **error);
 /* The default workloads (idle latency, bandwidth on every node). */
 struct scenario *scenario_default_for(const char *topology_path);
+/*
+ * `cxlbed table`'s workloads on topology t (timing on): chase, stream,
+ * loaded with 0 streamers, and with 1 on hosts that have 2 vCPUs or more.
+ */
+struct scenario *scenario_table_for(const struct cb_topology *t);
 void scenario_free(struct scenario *s);
 typedef struct scenario scenario;
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(scenario, scenario_free)
