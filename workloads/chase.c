@@ -33,11 +33,17 @@ int main(int argc, char **argv)
 	size_t n;
 
 	cxlbed_roi_arm();	/* early: arming re-reads the plugin's config */
-	wl_parse("chase", argc, argv, &o, WL_OPT_ACCESSES | WL_OPT_SECONDS);
+	wl_parse("chase", argc, argv, &o, WL_OPT_ACCESSES | WL_OPT_SECONDS |
+		 WL_OPT_DAX);
 	wl_pin("chase", 0);	/* the region is then one vCPU's */
 	n = o.bytes / WL_LINE;
-	buf = wl_alloc_on_node("chase", n * WL_LINE, o.node);
-	placed = wl_on_node(buf, n * WL_LINE, o.node);
+	if (o.dax) {
+		buf = wl_map_dax("chase", o.dax, n * WL_LINE);
+		placed = 1.0;
+	} else {
+		buf = wl_alloc_on_node("chase", n * WL_LINE, o.node);
+		placed = wl_on_node(buf, n * WL_LINE, o.node);
+	}
 	wl_cycle_build("chase", buf, n, 0x9e3779b97f4a7c15ULL);
 	wl_evict_init("chase", o.evict);
 
@@ -60,6 +66,8 @@ int main(int argc, char **argv)
 	       "\"clock\":\"guest\"",
 	       o.node, n * WL_LINE, (unsigned long long)done,
 	       (t1 - t0) * 1e9 / done, t1 - t0, placed);
+	if (o.dax)
+		printf(",\"dax\":\"%s\"", o.dax);
 	roi_print(stdout);
 	printf("}\n");
 	sink = (uintptr_t)p;

@@ -5,11 +5,21 @@
  * their own buffers on the same node; the chaser's region of interest runs
  * from the common start until the last streamer ends, so it overlaps the
  * streamers' regions. One point of the latency-bandwidth curve per run:
- * (aggregate streamer GB/s, chaser ns per access).
+ * (aggregate streamer GB/s, chaser ns per access). With --dax daxN.M the
+ * chaser's cycle and then the streamers' buffers lie in the devdax device.
+ *
+ * --neighbour HOST makes the run on that host the noisy neighbour of the
+ * others sharing the --dax device (a pool): there thread 0 streams instead
+ * of chasing. Hosts are started one after another and prepare at different
+ * speeds, so the neighbour waits for a flag that the chaser raises in the
+ * pool just before its region begins; while it spins, the timing model's
+ * skew bound holds both hosts together in modeled time, so its stream
+ * starts with the chase.
  */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "cycle.h"
 #include "evict.h"
@@ -38,6 +48,32 @@ static struct wl_opts o = {
 static pthread_barrier_t bar;
 static atomic_int streamers_left;
 static double t_start;
+static int neighbour;		/* this host streams on thread 0, no chaser */
+
+/*
+ * The start flag: the first line of the --dax mapping (the cycle and the
+ * buffers follow it). The pool file is new each run and the chaser lowers
+ * the flag when it ends, so a raised flag is this run's.
+ */
+#define GO_MAGIC	0x63786c62676f2121ULL	/* "cxlbgo!!" */
+#define DAX_CTL		4096
+static volatile uint64_t *go_flag;
+static const char *sync_how = "none";
+
+static void go_wait(void)
+{
+	double t0 = wl_now();
+
+	sync_how = "flag";
+	while (*go_flag != GO_MAGIC) {
+		__builtin_ia32_pause();
+		/* a chaser that never comes (another scenario): stream anyway */
+		if (wl_now() - t0 > 120) {
+			sync_how = "timeout";
+			break;
+		}
+	}
+}
 
 static void chase(struct worker *w)
 {
@@ -49,6 +85,10 @@ static void chase(struct worker *w)
 	struct wl_line *p = w->buf;
 	uint64_t done = 0, step = o.load_threads ? 64 : limit;
 
+	if (go_flag) {
+		*go_flag = GO_MAGIC;
+		sync_how = "flag";
+	}
 	cxlbed_roi_begin(ROI_LOADED_CHASE);
 	while (done < limit) {
 		if (step > limit - done)
@@ -61,6 +101,8 @@ static void chase(struct worker *w)
 	}
 	e.accesses = done;
 	ROI_END_RECORD(cxlbed_roi_end(ROI_LOADED_CHASE), &e);
+	if (go_flag)
+		*go_flag = 0;
 	w->seconds = wl_now() - t_start;
 	w->accesses = done;
 	w->buf = p;	/* keeps the chase live */
@@ -94,17 +136,21 @@ static void *worker(void *arg)
 	struct worker *w = arg;
 
 	wl_pin("loaded", w->k);
-	w->buf = wl_alloc_on_node("loaded", w->bytes, o.node);
-	w->placed = wl_on_node(w->buf, w->bytes, o.node);
-	if (w->k == 0)
+	if (!w->buf) {
+		w->buf = wl_alloc_on_node("loaded", w->bytes, o.node);
+		w->placed = wl_on_node(w->buf, w->bytes, o.node);
+	}
+	if (w->k == 0 && !neighbour)
 		wl_cycle_build("loaded", w->buf, w->bytes / WL_LINE,
 			       0x9e3779b97f4a7c15ULL);
 	pthread_barrier_wait(&bar);
 	wl_evict();
+	if (w->k == 0 && neighbour && go_flag)
+		go_wait();
 	pthread_barrier_wait(&bar);
 	if (w->k == 0)
 		t_start = wl_now();
-	if (w->k == 0)
+	if (w->k == 0 && !neighbour)
 		chase(w);
 	else
 		stream(w);
@@ -114,12 +160,13 @@ static void *worker(void *arg)
 int main(int argc, char **argv)
 {
 	struct worker w[WL_MAX_THREADS];
-	int n;
+	int n, first;
 	double placed = 1.0, load_bytes = 0, load_s = 0;
+	char *dax = NULL;
 
 	cxlbed_roi_arm();	/* early: arming re-reads the plugin's config */
 	wl_parse("loaded", argc, argv, &o, WL_OPT_ACCESSES | WL_OPT_MIX |
-		 WL_OPT_PATTERN | WL_OPT_PASSES | WL_OPT_LOAD);
+		 WL_OPT_PATTERN | WL_OPT_PASSES | WL_OPT_LOAD | WL_OPT_DAX);
 	if (o.kinds & (o.kinds - 1))
 		wl_fail("loaded", "--mix: one of read|write|2:1|1:1");
 	if (o.load_threads > wl_ncpus() - 1)
@@ -129,17 +176,31 @@ int main(int argc, char **argv)
 	o.stream_bytes -= o.stream_bytes % WL_LINE;
 	if (o.bytes < 2 * WL_LINE || o.stream_bytes < WL_LINE)
 		wl_fail("loaded", "--bytes or --stream-bytes too small");
+	neighbour = o.neighbour && !strcmp(o.neighbour, wl_host());
+	first = neighbour ? 0 : 1;	/* the first streamer */
 	n = 1 + o.load_threads;
 	wl_evict_init("loaded", o.evict);
 	atomic_store(&streamers_left, o.load_threads);
 	pthread_barrier_init(&bar, NULL, n);
+	if (o.dax) {
+		/* flag, cycle, streamers: a neighbour never writes the cycle */
+		dax = wl_map_dax("loaded", o.dax, DAX_CTL + o.bytes +
+				 (n - first) * o.stream_bytes);
+		if (o.neighbour)
+			go_flag = (volatile uint64_t *)dax;
+		if (o.neighbour && !neighbour)
+			*go_flag = 0;
+		dax += DAX_CTL;
+	}
 	for (int k = 0; k < n; k++)
-		w[k] = (struct worker){ .k = k,
-					.bytes = k ? o.stream_bytes : o.bytes };
+		w[k] = (struct worker){ .k = k, .placed = 1.0,
+					.bytes = k >= first ? o.stream_bytes : o.bytes,
+					.buf = !dax ? NULL : k < first ? dax :
+					       dax + o.bytes + (k - first) * o.stream_bytes };
 	wl_run_threads("loaded", n, worker, w, sizeof(w[0]));
 	for (int k = 0; k < n; k++) {
 		placed = placed < w[k].placed ? placed : w[k].placed;
-		if (k) {
+		if (k >= first) {
 			load_bytes += w[k].moved.read_bytes + w[k].moved.write_bytes;
 			load_s = load_s > w[k].seconds ? load_s : w[k].seconds;
 		}
@@ -155,9 +216,15 @@ int main(int argc, char **argv)
 	       wl_kind_label(__builtin_ctz(o.kinds)),
 	       o.random ? "random" : "seq", o.passes,
 	       (unsigned long long)w[0].accesses,
-	       w[0].seconds * 1e9 / w[0].accesses, w[0].seconds,
+	       w[0].accesses ? w[0].seconds * 1e9 / w[0].accesses : 0.0,
+	       neighbour ? 0.0 : w[0].seconds,
 	       load_s > 0 ? load_bytes / load_s / 1e9 : 0.0, load_bytes,
 	       load_s, placed);
+	if (o.dax)
+		printf(",\"dax\":\"%s\"", o.dax);
+	if (o.neighbour)
+		printf(",\"host\":\"%s\",\"neighbour\":%s,\"sync\":\"%s\"",
+		       wl_host(), neighbour ? "true" : "false", sync_how);
 	roi_print(stdout);
 	printf("}\n");
 	return 0;

@@ -4,6 +4,8 @@
  * order and for reads, writes and 2:1 / 1:1 read:write mixes. Each of
  * --threads threads, pinned to its own vCPU, streams its own buffer; each
  * phase (kind) is one region of interest per thread, ids in roi.h.
+ * With --dax daxN.M the buffers are back to back in the devdax device
+ * instead (a shared pool: every host streams the same bytes).
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -69,8 +71,10 @@ static void *streamer(void *arg)
 
 	wl_pin("stream", s->k);
 	/* bound and touched here, so each thread faults its own pages in */
-	s->buf = wl_alloc_on_node("stream", o.bytes, o.node);
-	s->placed = wl_on_node(s->buf, o.bytes, o.node);
+	if (!s->buf) {
+		s->buf = wl_alloc_on_node("stream", o.bytes, o.node);
+		s->placed = wl_on_node(s->buf, o.bytes, o.node);
+	}
 	for (int kind = 0; kind < WL_NKINDS; kind++)
 		if (o.kinds & 1u << kind)
 			phase(s, kind);
@@ -85,10 +89,11 @@ int main(int argc, char **argv)
 	};
 	struct streamer s[WL_MAX_THREADS];
 	double placed = 1.0;
+	char *dax = NULL;
 
 	cxlbed_roi_arm();	/* early: arming re-reads the plugin's config */
 	wl_parse("stream", argc, argv, &o, WL_OPT_THREADS | WL_OPT_MIX |
-		 WL_OPT_PATTERN | WL_OPT_PASSES);
+		 WL_OPT_PATTERN | WL_OPT_PASSES | WL_OPT_DAX);
 	if (o.bytes < WL_LINE)
 		wl_fail("stream", "--bytes must hold at least one %d-byte line",
 			WL_LINE);
@@ -98,8 +103,11 @@ int main(int argc, char **argv)
 			o.threads, wl_ncpus());
 	wl_evict_init("stream", o.evict);
 	pthread_barrier_init(&bar, NULL, o.threads);
+	if (o.dax)
+		dax = wl_map_dax("stream", o.dax, o.threads * o.bytes);
 	for (int k = 0; k < o.threads; k++)
-		s[k] = (struct streamer){ .k = k };
+		s[k] = (struct streamer){ .k = k, .placed = 1.0,
+					  .buf = dax ? dax + k * o.bytes : NULL };
 	wl_run_threads("stream", o.threads, streamer, s, sizeof(s[0]));
 	for (int k = 0; k < o.threads; k++)
 		placed = placed < s[k].placed ? placed : s[k].placed;
@@ -108,6 +116,8 @@ int main(int argc, char **argv)
 	       "\"threads\":%d,\"pattern\":\"%s\",\"passes\":%d",
 	       o.node, o.bytes, o.threads, o.random ? "random" : "seq",
 	       o.passes);
+	if (o.dax)
+		printf(",\"dax\":\"%s\"", o.dax);
 	for (int kind = 0; kind < WL_NKINDS; kind++) {
 		double b = moved[kind].read_bytes + moved[kind].write_bytes;
 

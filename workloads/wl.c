@@ -9,8 +9,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/sysmacros.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -75,7 +78,7 @@ static unsigned int parse_mix(const char *name, const char *s)
 
 static __attribute__((noreturn)) void usage(const char *name, unsigned int accept)
 {
-	printf("usage: cxlbed-%s [--node N] [--bytes SIZE] [--evict SIZE]%s%s%s%s%s%s%s\n"
+	printf("usage: cxlbed-%s [--node N] [--bytes SIZE] [--evict SIZE]%s%s%s%s%s%s%s%s\n"
 	       "Prints one JSON object line with the result.\n", name,
 	       accept & WL_OPT_ACCESSES ? " [--accesses N]" : "",
 	       accept & WL_OPT_SECONDS ? " [--seconds S]" : "",
@@ -84,7 +87,8 @@ static __attribute__((noreturn)) void usage(const char *name, unsigned int accep
 	       accept & WL_OPT_PATTERN ? " [--pattern seq|random]" : "",
 	       accept & WL_OPT_PASSES ? " [--passes N]" : "",
 	       accept & WL_OPT_LOAD ?
-			" [--load-threads N] [--stream-bytes SIZE]" : "");
+			" [--load-threads N] [--stream-bytes SIZE] [--neighbour HOST]" : "",
+	       accept & WL_OPT_DAX ? " [--dax daxN.M]" : "");
 	exit(0);
 }
 
@@ -105,6 +109,8 @@ void wl_parse(const char *name, int argc, char **argv, struct wl_opts *o,
 		{ { "passes", required_argument, NULL, 'P' }, WL_OPT_PASSES },
 		{ { "load-threads", required_argument, NULL, 'l' }, WL_OPT_LOAD },
 		{ { "stream-bytes", required_argument, NULL, 'S' }, WL_OPT_LOAD },
+		{ { "neighbour", required_argument, NULL, 'N' }, WL_OPT_LOAD },
+		{ { "dax", required_argument, NULL, 'd' }, WL_OPT_DAX },
 	};
 	enum { N = sizeof(opts) / sizeof(opts[0]) };
 	struct option longopts[N + 1];
@@ -131,6 +137,8 @@ void wl_parse(const char *name, int argc, char **argv, struct wl_opts *o,
 		case 'P': o->passes = parse_int(name, "passes", optarg, 1, 1 << 20); break;
 		case 'l': o->load_threads = parse_int(name, "load-threads", optarg, 0, WL_MAX_THREADS - 1); break;
 		case 'S': o->stream_bytes = parse_size(name, optarg); break;
+		case 'd': o->dax = optarg; break;
+		case 'N': o->neighbour = optarg; break;
 		case 'h': usage(name, accept);
 		default:
 			wl_fail(name, "bad option (see --help)");
@@ -138,6 +146,79 @@ void wl_parse(const char *name, int argc, char **argv, struct wl_opts *o,
 	}
 	if (optind < argc)
 		wl_fail(name, "unexpected argument '%s'", argv[optind]);
+	if (o->dax && o->node >= 0)
+		wl_fail(name, "--dax and --node exclude each other");
+}
+
+/* One unsigned number from a sysfs file of dax device @dax; 0 if none. */
+static unsigned long long dax_attr(const char *dax, const char *attr)
+{
+	char path[128];
+	unsigned long long v = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/bus/dax/devices/%s/%s", dax, attr);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	if (fscanf(f, "%llu", &v) != 1)
+		v = 0;
+	fclose(f);
+	return v;
+}
+
+void *wl_map_dax(const char *name, const char *dax, size_t bytes)
+{
+	unsigned int region, id, maj, min;
+	unsigned long long size, align;
+	char node[64], path[128];
+	size_t len;
+	int end = 0, fd;
+	FILE *f;
+	void *p;
+
+	/* strict daxN.M: the name becomes a sysfs and a /dev path */
+	if (sscanf(dax, "dax%u.%u%n", &region, &id, &end) != 2 || dax[end] ||
+	    strlen(dax) > 24)
+		wl_fail(name, "--dax wants daxN.M, not '%s'", dax);
+	size = dax_attr(dax, "size");
+	if (!size)
+		wl_fail(name, "%s: no such dax device (or no capacity)", dax);
+	/* device-dax maps only whole multiples of its alignment; kernels
+	 * without the attribute align to pages */
+	align = dax_attr(dax, "align");
+	if (!align)
+		align = sysconf(_SC_PAGESIZE);
+	if (align & (align - 1))
+		wl_fail(name, "%s: odd alignment %llu", dax, align);
+	len = (bytes + align - 1) / align * align;
+	if (len > size)
+		wl_fail(name, "%s: %zu bytes wanted, the device has %llu", dax,
+			bytes, size);
+	/* the guest has no udev: make the node from sysfs if devtmpfs did not */
+	snprintf(node, sizeof(node), "/dev/%s", dax);
+	if (access(node, F_OK) < 0) {
+		snprintf(path, sizeof(path), "/sys/bus/dax/devices/%s/dev", dax);
+		f = fopen(path, "r");
+		if (!f || fscanf(f, "%u:%u", &maj, &min) != 2)
+			wl_fail(name, "%s: no device numbers in %s", dax, path);
+		fclose(f);
+		if (mknod(node, S_IFCHR | 0600, makedev(maj, min)) < 0 &&
+		    errno != EEXIST)
+			wl_fail(name, "mknod %s: %s", node, strerror(errno));
+	}
+	fd = open(node, O_RDWR);
+	if (fd < 0)
+		wl_fail(name, "open %s: %s (is it devdax, not kmem?)", node,
+			strerror(errno));
+	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (p == MAP_FAILED)
+		wl_fail(name, "mmap %zu bytes of %s: %s", len, node, strerror(errno));
+	close(fd);
+	/* fault in by reading: a shared pool's bytes belong to every host */
+	for (size_t off = 0; off < len; off += sysconf(_SC_PAGESIZE))
+		(void)((volatile char *)p)[off];
+	return p;
 }
 
 void *wl_alloc_on_node(const char *name, size_t bytes, int node)
@@ -160,6 +241,25 @@ void *wl_alloc_on_node(const char *name, size_t bytes, int node)
 	for (size_t off = 0; off < bytes; off += sysconf(_SC_PAGESIZE))
 		((volatile char *)p)[off] = 0;
 	return p;
+}
+
+const char *wl_host(void)
+{
+	static char host[64];
+	static int looked;
+	char line[4096], *p;
+	FILE *f;
+
+	if (looked)
+		return host;
+	looked = 1;
+	f = fopen("/proc/cmdline", "r");
+	if (!f)
+		return host;
+	if (fgets(line, sizeof(line), f) && (p = strstr(line, "cxlbed.host=")))
+		sscanf(p + strlen("cxlbed.host="), "%63[^ \n]", host);
+	fclose(f);
+	return host;
 }
 
 double wl_on_node(void *buf, size_t bytes, int node)

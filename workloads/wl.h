@@ -17,6 +17,7 @@ enum {
 	WL_OPT_PATTERN		= 1 << 4,
 	WL_OPT_PASSES		= 1 << 5,
 	WL_OPT_LOAD		= 1 << 6,	/* --load-threads, --stream-bytes */
+	WL_OPT_DAX		= 1 << 7,	/* --dax daxN.M */
 };
 
 struct wl_opts {
@@ -31,6 +32,8 @@ struct wl_opts {
 	int load_threads;
 	size_t stream_bytes;
 	size_t evict;		/* bytes read to empty the caches; 0: off */
+	const char *dax;	/* daxN.M: map the device instead of --node */
+	const char *neighbour;	/* cxlbed-loaded: the host that only streams */
 };
 
 /* Parse the common options plus those in @accept; exits on error. */
@@ -38,6 +41,15 @@ void wl_parse(const char *name, int argc, char **argv, struct wl_opts *o,
 	      unsigned int accept);
 /* Anonymous memory bound (MPOL_BIND) to node and touched; exits on error. */
 void *wl_alloc_on_node(const char *name, size_t bytes, int node);
+/*
+ * @bytes of /dev/@dax mapped shared (rounded up to the device's alignment)
+ * and faulted in by reading, so that bytes another host keeps there (a
+ * shared pool) stay as they are; exits on error.
+ */
+void *wl_map_dax(const char *name, const char *dax, size_t bytes);
+/* This guest's host name in the topology (cxlbed.host= on the kernel
+ * command line), or "" when it was not booted by cxlbed. */
+const char *wl_host(void);
 /* Fraction of sampled pages of buf that really sit on node (0..1). */
 double wl_on_node(void *buf, size_t bytes, int node);
 double wl_now(void);
