@@ -20,6 +20,7 @@ static const struct verb verbs[] = {
 	{ "plan", cmd_plan, "validate a topology and print each host's QEMU command line" },
 	{ "run", cmd_run, "boot, run a scenario, tear down, write results/RUN_ID/" },
 	{ "boot", cmd_boot, "boot one host to an interactive console, regions online" },
+	{ "table", cmd_table, "latency/bandwidth table and loaded-latency plot of topologies" },
 	{ "gpu", cmd_gpu, "run the tiering runtime on a real GPU (GPU mode)" },
 };
 

@@ -160,6 +160,17 @@ const char *result_measured_with(const struct run_result *r)
 				guest++;
 		}
 	}
+	/* Workloads that belong to no node (nodes = none) count too. */
+	for (guint i = 0; i < r->workloads->len; i++) {
+		const struct res_workload *w = g_ptr_array_index(r->workloads, i);
+
+		if (w->node >= 0 || !w->output)
+			continue;
+		if (json_object_has_member(w->output, "modeled"))
+			modeled++;
+		else
+			guest++;
+	}
 	if (modeled && !guest)
 		return "modeled virtual time (timing-model plugin)";
 	if (modeled)

@@ -101,6 +101,21 @@ static bool prepare_dir(struct run *run, GError **error)
 	return qemu_write_cdat_files(run->topo, NULL, run->dir, error);
 }
 
+/*
+ * How many hosts must reach their first marker before modeled time starts.
+ * Only `together` workloads need hosts to start in step; a host measured
+ * alone would otherwise wait for a host that runs nothing.
+ */
+static guint arming_hosts(const struct run *run)
+{
+	const struct scn_workload *w;
+
+	cb_foreach(run->scn->workloads, const struct scn_workload, w)
+		if (w->together)
+			return run->hosts->len;
+	return 1;
+}
+
 static bool start_host(struct run *run, struct host_run *hr, GError **error)
 {
 	struct qemu_opts qo = {
@@ -120,7 +135,7 @@ static bool start_host(struct run *run, struct host_run *hr, GError **error)
 
 	if (run->opts->timing) {
 		plugin = timing_run_prepare(run->topo, hr->h, run->dir, run->res->run_id,
-					    run->hosts->len, error);
+					    arming_hosts(run), error);
 		if (!plugin)
 			return false;
 		qo.plugin = plugin;

@@ -1,0 +1,178 @@
+/* SPDX-License-Identifier: MIT */
+/* cxlbed table TOPOLOGY... [--out DIR]: the latency/bandwidth table. */
+#include "commands.h"
+#include "paths.h"
+#include "runner.h"
+#include "table_paths.h"
+#include "timing_run.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+struct table_input {
+	struct scenario *scn;
+	struct cb_topology *topo;
+	char *subdir;		/* DIR/TOPONAME, unique */
+};
+
+static void input_free(struct table_input *in, guint n)
+{
+	for (guint i = 0; i < n; i++) {
+		scenario_free(in[i].scn);
+		if (in[i].topo)
+			topology_free(in[i].topo);
+		g_free(in[i].subdir);
+	}
+	g_free(in);
+}
+
+/* Every file loaded and checked before anything boots or is created. */
+static int load_all(char **paths, guint n, struct table_input *in)
+{
+	for (guint i = 0; i < n; i++) {
+		struct scenario *loaded = NULL;
+		int rc = run_prepare(paths[i], &loaded, &in[i].topo);
+
+		if (rc) {
+			scenario_free(loaded);
+			return rc;
+		}
+		/* A scenario file stands for its topology: the table has its own workloads. */
+		in[i].scn = scenario_table_for(in[i].topo);
+		scenario_free(loaded);
+	}
+	if (!g_file_test(cxlbed_path(TIMING_PLUGIN), G_FILE_TEST_EXISTS)) {
+		fprintf(stderr, "cxlbed table: timing plugin %s not built: run make\n",
+			cxlbed_path(TIMING_PLUGIN));
+		return 1;
+	}
+	return 0;
+}
+
+/* DIR/NAME per topology; the same name twice gets -2, -3, ... */
+static void name_subdirs(struct table_input *in, guint n, const char *dir)
+{
+	for (guint i = 0; i < n; i++) {
+		int same = 0;
+
+		for (guint j = 0; j < i; j++)
+			same += !strcmp(in[j].topo->name, in[i].topo->name);
+		in[i].subdir = same ? g_strdup_printf("%s/%s-%d", dir, in[i].topo->name, same + 1) :
+			g_build_filename(dir, in[i].topo->name, NULL);
+	}
+}
+
+static bool write_outputs(const struct table *t, const char *dir)
+{
+	g_autofree char *json = g_build_filename(dir, "table.json", NULL);
+	g_autofree char *md = g_build_filename(dir, "table.md", NULL);
+	g_autofree char *svg = g_build_filename(dir, "loaded-latency.svg", NULL);
+	g_autofree char *md_text = table_to_markdown(t);
+	g_autofree char *svg_text = table_curves_svg(t);
+	g_autoptr(GError) err = NULL;
+
+	if (!table_write_json(t, json, &err) ||
+	    !g_file_set_contents(md, md_text, -1, &err) ||
+	    !g_file_set_contents(svg, svg_text, -1, &err)) {
+		fprintf(stderr, "cxlbed table: writing %s: %s\n", dir, err->message);
+		return false;
+	}
+	return true;
+}
+
+int cmd_table(int argc, char **argv)
+{
+	g_autofree char *out = NULL;
+	GOptionEntry entries[] = {
+		{ "out", 'o', 0, G_OPTION_ARG_FILENAME, &out,
+		  "write the table and every run's results to DIR instead of "
+		  "results/table-YYYYmmdd-HHMMSS", "DIR" },
+		{ NULL }
+	};
+	g_autoptr(GOptionContext) ctx = g_option_context_new("TOPOLOGY...");
+	g_autoptr(GError) err = NULL;
+	g_autoptr(GPtrArray) results = g_ptr_array_new_with_free_func((GDestroyNotify)result_free);
+	g_autoptr(table) t = NULL;
+	g_autofree char *dir = NULL;
+	g_autofree const struct cb_topology **topos = NULL;
+	struct table_input *in;
+	guint n;
+	int rc = 0;
+
+	g_option_context_set_summary(ctx,
+		"Boot each topology with the timing model, run idle latency\n"
+		"(cxlbed-chase), bandwidth (cxlbed-stream --mix all) and loaded latency\n"
+		"(cxlbed-loaded, 0 and 1 streamer threads) on every NUMA node of every\n"
+		"host, and write table.md, table.json (schema " TABLE_SCHEMA "),\n"
+		"loaded-latency.svg and one folder of run results per topology.\n"
+		"One row per path (topology, host, node); figures are modeled virtual\n"
+		"time (docs/latency-table.md).\n"
+		"Exit status: 0 every run passed, 1 a run failed, 2 bad input.");
+	g_option_context_add_main_entries(ctx, entries, NULL);
+	if (!g_option_context_parse(ctx, &argc, &argv, &err)) {
+		fprintf(stderr, "cxlbed table: %s\n", err->message);
+		return 2;
+	}
+	if (argc < 2) {
+		fprintf(stderr, "cxlbed table: give at least one topology, e.g. "
+			"cxlbed table topologies/direct.topo topologies/default.topo\n");
+		return 2;
+	}
+	n = argc - 1;
+	in = g_new0(struct table_input, n);
+	rc = load_all(argv + 1, n, in);
+	if (rc) {
+		input_free(in, n);
+		return rc;
+	}
+
+	if (out) {
+		dir = g_strdup(out);
+	} else {
+		g_autoptr(GDateTime) now = g_date_time_new_now_utc();
+		g_autofree char *stamp = g_date_time_format(now, "table-%Y%m%d-%H%M%S");
+
+		dir = g_build_filename(cxlbed_path(CXLBED_RESULTS), stamp, NULL);
+	}
+	if (g_mkdir_with_parents(dir, 0755) < 0) {
+		fprintf(stderr, "cxlbed table: %s: %s\n", dir, g_strerror(errno));
+		input_free(in, n);
+		return 1;
+	}
+	name_subdirs(in, n, dir);
+
+	topos = g_new0(const struct cb_topology *, n);
+	for (guint i = 0; i < n; i++) {
+		struct run_opts opts = {
+			.out_dir = in[i].subdir, .timing = true, .quiet = true,
+		};
+		struct run_result *res = NULL;
+		int one = runner_run(in[i].scn, in[i].topo, &opts, &res);
+
+		topos[results->len] = in[i].topo;
+		if (res)
+			g_ptr_array_add(results, res);
+		if (one && !rc)
+			rc = one;
+		if (one >= 128)
+			break;	/* interrupted: no further boots */
+	}
+
+	t = table_build((struct run_result *const *)results->pdata, topos, results->len);
+	t->run_id = g_path_get_basename(dir);
+	if (!write_outputs(t, dir) && !rc)
+		rc = 1;
+	table_print(t, stdout);
+	for (guint i = 0; i < t->runs->len; i++) {
+		const struct table_run *r = g_ptr_array_index(t->runs, i);
+
+		if (!r->passed)
+			printf("run %s (%s) failed: see %s/report.md\n", r->run_id,
+			       r->topology, r->out_dir);
+	}
+	printf("\nverdict: %s   (%s: table.md, table.json, loaded-latency.svg)\n",
+	       rc ? "fail" : "pass", dir);
+	input_free(in, n);
+	return rc;
+}

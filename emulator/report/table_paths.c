@@ -1,0 +1,549 @@
+/* SPDX-License-Identifier: MIT */
+/* Rows and curves of `cxlbed table` from run results (see table_paths.h). */
+#include "table_paths.h"
+#include "svg.h"
+
+#include <string.h>
+
+#define CHASE	"cxlbed-chase"
+#define STREAM	"cxlbed-stream"
+#define LOADED	"cxlbed-loaded"
+
+static void row_free(gpointer p)
+{
+	struct table_row *r = p;
+
+	g_free(r->topology);
+	g_free(r->run_id);
+	g_free(r->host);
+	g_free(r->kind);
+	g_free(r->path);
+	g_free(r->via);
+	g_free(r->clock);
+	g_free(r);
+}
+
+static void curve_free(gpointer p)
+{
+	struct table_curve *c = p;
+
+	g_free(c->label);
+	g_free(c->topology);
+	g_free(c->host);
+	g_array_unref(c->points);
+	g_free(c);
+}
+
+static void run_free(gpointer p)
+{
+	struct table_run *r = p;
+
+	g_free(r->topology);
+	g_free(r->run_id);
+	g_free(r->out_dir);
+	g_free(r);
+}
+
+void table_free(struct table *t)
+{
+	if (!t)
+		return;
+	g_free(t->run_id);
+	g_ptr_array_unref(t->runs);
+	g_ptr_array_unref(t->rows);
+	g_ptr_array_unref(t->curves);
+	g_free(t);
+}
+
+/* Which clocks the figures of one row came from, as one word. */
+struct clocks {
+	bool modeled, guest;
+};
+
+static const char *clocks_word(const struct clocks *c)
+{
+	if (c->modeled && c->guest)
+		return "mixed";
+	if (c->modeled)
+		return "modeled";
+	if (c->guest)
+		return "guest";
+	return "-";	/* nothing measured */
+}
+
+/*
+ * A workload's figure: the modeled one when the timing model produced it,
+ * else the guest clock's. < 0 when the output has neither.
+ */
+static double figure2(JsonObject *out, const char *key, const char *guest_key,
+		      struct clocks *c)
+{
+	if (!out)
+		return -1;
+	if (json_object_has_member(out, "modeled")) {
+		JsonObject *m = json_object_get_object_member(out, "modeled");
+
+		if (m && json_object_has_member(m, key)) {
+			c->modeled = true;
+			return json_object_get_double_member(m, key);
+		}
+	}
+	if (guest_key && json_object_has_member(out, guest_key)) {
+		c->guest = true;
+		return json_object_get_double_member(out, guest_key);
+	}
+	return -1;
+}
+
+static double figure(JsonObject *out, const char *key, struct clocks *c)
+{
+	return figure2(out, key, key, c);
+}
+
+static const struct res_workload *find_workload(const struct run_result *r,
+						const char *host, int node,
+						const char *program)
+{
+	for (guint i = 0; i < r->workloads->len; i++) {
+		const struct res_workload *w = g_ptr_array_index(r->workloads, i);
+
+		if (w->ok && w->output && w->node == node &&
+		    !g_strcmp0(w->host, host) && !g_strcmp0(w->program, program))
+			return w;
+	}
+	return NULL;
+}
+
+static int switch_level(const struct cb_device *d)
+{
+	if (d->port && d->port->kind == CB_PORT_DOWNSTREAM && d->port->parent_switch)
+		return d->port->parent_switch->level;
+	return 0;
+}
+
+char *table_describe_region(const struct cb_topology *t, const char *region)
+{
+	const struct cb_region *reg = t && region ? topology_find_region(t, region) : NULL;
+	g_autoptr(GString) s = NULL;
+	const struct cb_device *d;
+	const struct cb_pool *pool = NULL;
+	int levels = 0;
+
+	if (!reg)
+		return NULL;
+	cb_foreach(reg->devices, const struct cb_device, d) {
+		levels = MAX(levels, switch_level(d));
+		if (d->pool)
+			pool = d->pool;
+	}
+	s = g_string_new(NULL);
+	if (!levels)
+		g_string_append(s, "direct");
+	else
+		g_string_append_printf(s, "%d switch%s", levels, levels > 1 ? "es" : "");
+	if (reg->devices->len > 1)
+		g_string_append_printf(s, ", x%u interleave", reg->devices->len);
+	if (reg->window && reg->window->bridges->len > 1)
+		g_string_append_printf(s, " across %u host bridges",
+				       reg->window->bridges->len);
+	if (pool && pool->shared && pool->devices->len > 1) {
+		g_string_append_printf(s, ", pool %s shared by", pool->id);
+		cb_foreach(pool->devices, const struct cb_device, d)
+			g_string_append_printf(s, " %s", d->host->id);
+	} else if (pool) {
+		g_string_append_printf(s, ", pool %s", pool->id);
+	}
+	return g_string_free(g_steal_pointer(&s), FALSE);
+}
+
+static int point_cmp(gconstpointer a, gconstpointer b)
+{
+	const struct table_point *p = a, *q = b;
+
+	return (p->gbps > q->gbps) - (p->gbps < q->gbps);
+}
+
+/*
+ * The loaded-latency curve of one node: one point per cxlbed-loaded run.
+ * If none of them ran without load, the idle chase is the x = 0 point, so
+ * that every curve starts where the table's latency column is.
+ */
+static struct table_curve *build_curve(const struct run_result *r,
+				       const struct table_row *row)
+{
+	struct table_curve *c = g_new0(struct table_curve, 1);
+	bool have_idle = false;
+
+	c->topology = g_strdup(row->topology);
+	c->host = g_strdup(row->host);
+	c->node = row->node;
+	c->label = g_strdup_printf("%s %s node %d (%s)", row->topology, row->host,
+				   row->node, row->via ? row->via : row->kind);
+	c->points = g_array_new(FALSE, FALSE, sizeof(struct table_point));
+	for (guint i = 0; i < r->workloads->len; i++) {
+		const struct res_workload *w = g_ptr_array_index(r->workloads, i);
+		struct clocks ck = { 0 };
+		struct table_point p = { 0 };
+		double v;
+
+		if (!w->ok || !w->output || w->node != row->node ||
+		    g_strcmp0(w->host, row->host) || g_strcmp0(w->program, LOADED))
+			continue;
+		/*
+		 * cxlbed-loaded names its guest-clock fields apart from the
+		 * idle ones (chase_ns_per_access, load_gbps): those are the
+		 * fallback without the timing model.
+		 */
+		p.latency_ns = figure2(w->output, "ns_per_access", "chase_ns_per_access", &ck);
+		if (p.latency_ns <= 0)
+			continue;
+		if (ck.modeled) {
+			for (const char *const *k = (const char *const[]){ "read_gbps",
+			     "write_gbps", "mix_gbps", NULL }; *k; k++)
+				if ((v = figure2(w->output, *k, NULL, &ck)) > 0)
+					p.gbps += v;
+		} else if ((v = figure(w->output, "load_gbps", &ck)) > 0) {
+			p.gbps = v;
+		}
+		p.load_threads = json_object_get_int_member_with_default(w->output,
+									"load_threads",
+									p.gbps > 0 ? 1 : 0);
+		have_idle |= p.load_threads == 0;
+		g_array_append_val(c->points, p);
+	}
+	if (!have_idle && row->latency_ns > 0) {
+		struct table_point p = { 0, row->latency_ns, -1 };
+
+		g_array_append_val(c->points, p);
+	}
+	g_array_sort(c->points, point_cmp);
+	return c;
+}
+
+static struct table_row *build_row(const struct run_result *r,
+				   const struct cb_topology *topo,
+				   const struct res_host *h, const struct res_node *n)
+{
+	struct table_row *row = g_new0(struct table_row, 1);
+	const struct res_workload *w;
+	struct clocks ck = { 0 };
+
+	row->topology = g_strdup(r->topology_name ? r->topology_name : r->topology);
+	row->run_id = g_strdup(r->run_id);
+	row->host = g_strdup(h->name);
+	row->node = n->node;
+	row->kind = g_strdup(n->kind ? n->kind : "?");
+	row->path = g_strdup(n->path ? n->path : "");
+	row->via = !g_strcmp0(n->kind, "local") ? g_strdup("local DRAM") :
+		table_describe_region(topo, n->region);
+	row->latency_ratio = -1;
+
+	/*
+	 * From the workloads, not the node's figures: the runner copies every
+	 * workload's figures into its node, so a loaded chaser would leave its
+	 * loaded latency there.
+	 */
+	w = find_workload(r, h->name, n->node, CHASE);
+	row->latency_ns = w ? figure(w->output, "ns_per_access", &ck) : -1;
+	w = find_workload(r, h->name, n->node, STREAM);
+	row->read_gbps = w ? figure(w->output, "read_gbps", &ck) : -1;
+	row->write_gbps = w ? figure(w->output, "write_gbps", &ck) : -1;
+	row->clock = g_strdup(clocks_word(&ck));
+	return row;
+}
+
+static int row_cmp(gconstpointer a, gconstpointer b)
+{
+	const struct table_row *p = *(struct table_row *const *)a;
+	const struct table_row *q = *(struct table_row *const *)b;
+	int pl = !g_strcmp0(p->kind, "local"), ql = !g_strcmp0(q->kind, "local");
+
+	if (pl != ql)
+		return ql - pl;
+	return p->node - q->node;
+}
+
+/* Each host's rows: local first, ratios against that host's local node. */
+static void add_host(struct table *t, const struct run_result *r,
+		     const struct cb_topology *topo, const struct res_host *h)
+{
+	g_autoptr(GPtrArray) rows = g_ptr_array_new();
+	double local = -1;
+
+	for (guint i = 0; i < h->nodes->len; i++)
+		g_ptr_array_add(rows, build_row(r, topo, h, g_ptr_array_index(h->nodes, i)));
+	g_ptr_array_sort(rows, row_cmp);
+	for (guint i = 0; i < rows->len; i++) {
+		struct table_row *row = g_ptr_array_index(rows, i);
+
+		if (!g_strcmp0(row->kind, "local") && local <= 0)
+			local = row->latency_ns;
+	}
+	for (guint i = 0; i < rows->len; i++) {
+		struct table_row *row = g_ptr_array_index(rows, i);
+
+		if (local > 0 && row->latency_ns > 0)
+			row->latency_ratio = row->latency_ns / local;
+		g_ptr_array_add(t->rows, row);
+		g_ptr_array_add(t->curves, build_curve(r, row));
+	}
+}
+
+struct table *table_build(struct run_result *const *runs,
+			  const struct cb_topology *const *topos, guint n)
+{
+	struct table *t = g_new0(struct table, 1);
+
+	t->runs = g_ptr_array_new_with_free_func(run_free);
+	t->rows = g_ptr_array_new_with_free_func(row_free);
+	t->curves = g_ptr_array_new_with_free_func(curve_free);
+	for (guint i = 0; i < n; i++) {
+		const struct run_result *r = runs[i];
+		struct table_run *tr;
+
+		if (!r)
+			continue;
+		tr = g_new0(struct table_run, 1);
+		tr->topology = g_strdup(r->topology_name ? r->topology_name : r->topology);
+		tr->run_id = g_strdup(r->run_id);
+		tr->out_dir = g_strdup(r->out_dir);
+		tr->timing_model = r->timing_model;
+		tr->passed = result_passed(r);
+		g_ptr_array_add(t->runs, tr);
+		for (guint j = 0; j < r->hosts->len; j++)
+			add_host(t, r, topos ? topos[i] : NULL,
+				 g_ptr_array_index(r->hosts, j));
+	}
+	return t;
+}
+
+/* ---- Presentation: table.json, table.md, the terminal, the plot. ---- */
+
+static void set_figure(JsonObject *o, const char *key, double v)
+{
+	if (v >= 0)
+		json_object_set_double_member(o, key, v);
+	else
+		json_object_set_null_member(o, key);
+}
+
+JsonNode *table_to_json(const struct table *t)
+{
+	JsonObject *root = json_object_new();
+	JsonArray *runs = json_array_new(), *rows = json_array_new();
+	JsonArray *curves = json_array_new();
+	JsonNode *node = json_node_new(JSON_NODE_OBJECT);
+
+	json_object_set_string_member(root, "schema", TABLE_SCHEMA);
+	json_object_set_string_member(root, "run_id", t->run_id ? t->run_id : "");
+	for (guint i = 0; i < t->runs->len; i++) {
+		const struct table_run *r = g_ptr_array_index(t->runs, i);
+		JsonObject *o = json_object_new();
+
+		json_object_set_string_member(o, "topology", r->topology);
+		json_object_set_string_member(o, "run_id", r->run_id);
+		json_object_set_string_member(o, "out_dir", r->out_dir);
+		json_object_set_boolean_member(o, "timing_model", r->timing_model);
+		json_object_set_string_member(o, "verdict", r->passed ? "pass" : "fail");
+		json_array_add_object_element(runs, o);
+	}
+	for (guint i = 0; i < t->rows->len; i++) {
+		const struct table_row *r = g_ptr_array_index(t->rows, i);
+		JsonObject *o = json_object_new();
+
+		json_object_set_string_member(o, "topology", r->topology);
+		json_object_set_string_member(o, "run_id", r->run_id);
+		json_object_set_string_member(o, "host", r->host);
+		json_object_set_int_member(o, "node", r->node);
+		json_object_set_string_member(o, "kind", r->kind);
+		json_object_set_string_member(o, "path", r->path);
+		if (r->via)
+			json_object_set_string_member(o, "via", r->via);
+		set_figure(o, "latency_ns", r->latency_ns);
+		set_figure(o, "read_gbps", r->read_gbps);
+		set_figure(o, "write_gbps", r->write_gbps);
+		set_figure(o, "latency_ratio", r->latency_ratio);
+		json_object_set_string_member(o, "clock", r->clock);
+		json_array_add_object_element(rows, o);
+	}
+	for (guint i = 0; i < t->curves->len; i++) {
+		const struct table_curve *c = g_ptr_array_index(t->curves, i);
+		JsonObject *o = json_object_new();
+		JsonArray *pts = json_array_new();
+
+		json_object_set_string_member(o, "label", c->label);
+		json_object_set_string_member(o, "topology", c->topology);
+		json_object_set_string_member(o, "host", c->host);
+		json_object_set_int_member(o, "node", c->node);
+		for (guint j = 0; j < c->points->len; j++) {
+			const struct table_point *p = &g_array_index(c->points, struct table_point, j);
+			JsonObject *po = json_object_new();
+
+			json_object_set_double_member(po, "gbps", p->gbps);
+			json_object_set_double_member(po, "latency_ns", p->latency_ns);
+			json_object_set_int_member(po, "load_threads", p->load_threads);
+			json_array_add_object_element(pts, po);
+		}
+		json_object_set_array_member(o, "points", pts);
+		json_array_add_object_element(curves, o);
+	}
+	json_object_set_array_member(root, "runs", runs);
+	json_object_set_array_member(root, "rows", rows);
+	json_object_set_array_member(root, "curves", curves);
+	json_node_take_object(node, root);
+	return node;
+}
+
+bool table_write_json(const struct table *t, const char *path, GError **error)
+{
+	g_autoptr(JsonNode) root = table_to_json(t);
+	g_autoptr(JsonGenerator) gen = json_generator_new();
+
+	json_generator_set_root(gen, root);
+	json_generator_set_pretty(gen, TRUE);
+	return json_generator_to_file(gen, path, error);
+}
+
+static void fmt(char *buf, size_t len, double v, const char *f)
+{
+	if (v < 0)
+		g_strlcpy(buf, "-", len);
+	else
+		g_snprintf(buf, len, f, v);
+}
+
+/* How the figures were obtained, from the rows' clocks, in words. */
+static const char *table_clock_words(const struct table *t)
+{
+	bool modeled = false, other = false;
+
+	for (guint i = 0; i < t->rows->len; i++) {
+		const struct table_row *r = g_ptr_array_index(t->rows, i);
+
+		if (!g_strcmp0(r->clock, "modeled"))
+			modeled = true;
+		else
+			other = true;
+	}
+	if (modeled && !other)
+		return "modeled virtual time (timing-model plugin ROIs), not host wall time";
+	if (modeled)
+		return "partly modeled virtual time, partly the guest clock (see each row's clock)";
+	return "the guest's wall clock under TCG: proves the paths work, not hardware figures";
+}
+
+char *table_to_markdown(const struct table *t)
+{
+	GString *s = g_string_new(NULL);
+
+	g_string_append_printf(s, "# Latency/bandwidth table %s\n\n", t->run_id ? t->run_id : "");
+	g_string_append_printf(s, "Figures: %s. Idle latency is `cxlbed-chase` "
+			       "(dependent loads over a 64 MiB working set), bandwidth "
+			       "`cxlbed-stream` (sequential, one thread); ratio is the "
+			       "latency over the same host's local node. "
+			       "See docs/latency-table.md.\n\n", table_clock_words(t));
+	g_string_append(s, "| topology | host | node | kind | via | idle latency ns | "
+			"read GB/s | write GB/s | latency vs local | clock | path |\n"
+			"|---|---|---:|---|---|---:|---:|---:|---:|---|---|\n");
+	for (guint i = 0; i < t->rows->len; i++) {
+		const struct table_row *r = g_ptr_array_index(t->rows, i);
+		char lat[32], rd[32], wr[32], ratio[32];
+
+		fmt(lat, sizeof(lat), r->latency_ns, "%.1f");
+		fmt(rd, sizeof(rd), r->read_gbps, "%.2f");
+		fmt(wr, sizeof(wr), r->write_gbps, "%.2f");
+		fmt(ratio, sizeof(ratio), r->latency_ratio, "%.2fx");
+		g_string_append_printf(s, "| %s | %s | %d | %s | %s | %s | %s | %s | %s | %s | `%s` |\n",
+				       r->topology, r->host, r->node, r->kind,
+				       r->via ? r->via : "", lat, rd, wr, ratio,
+				       r->clock, r->path);
+	}
+	g_string_append(s, "\n## Loaded latency\n\n"
+			"![loaded latency](loaded-latency.svg)\n\n"
+			"Chaser latency (ns per access) while streamer threads load "
+			"the same node; x is their aggregate bandwidth (GB/s). "
+			"Load threads -1 is the idle chase.\n\n"
+			"| path | load threads | GB/s | latency ns |\n|---|---:|---:|---:|\n");
+	for (guint i = 0; i < t->curves->len; i++) {
+		const struct table_curve *c = g_ptr_array_index(t->curves, i);
+
+		for (guint j = 0; j < c->points->len; j++) {
+			const struct table_point *p = &g_array_index(c->points, struct table_point, j);
+
+			g_string_append_printf(s, "| %s | %d | %.2f | %.1f |\n", c->label,
+					       p->load_threads, p->gbps, p->latency_ns);
+		}
+	}
+	g_string_append(s, "\n## Runs\n\n");
+	for (guint i = 0; i < t->runs->len; i++) {
+		const struct table_run *r = g_ptr_array_index(t->runs, i);
+
+		g_string_append_printf(s, "- %s: run `%s`, %s, timing model %s, verdict %s\n",
+				       r->topology, r->run_id, r->out_dir,
+				       r->timing_model ? "on" : "off",
+				       r->passed ? "pass" : "fail");
+	}
+	return g_string_free(s, FALSE);
+}
+
+void table_print(const struct table *t, FILE *out)
+{
+	int tw = (int)strlen("topology"), hw = (int)strlen("host");
+
+	for (guint i = 0; i < t->rows->len; i++) {
+		const struct table_row *r = g_ptr_array_index(t->rows, i);
+
+		tw = MAX(tw, (int)strlen(r->topology));
+		hw = MAX(hw, (int)strlen(r->host));
+	}
+	fprintf(out, "\ntable %s\nfigures: %s\n\n", t->run_id ? t->run_id : "",
+		table_clock_words(t));
+	fprintf(out, "%-*s %-*s %4s %-5s %9s %8s %8s %7s %-7s  %s\n", tw, "topology",
+		hw, "host", "node", "kind", "lat ns", "rd GB/s", "wr GB/s", "ratio",
+		"clock", "via");
+	for (guint i = 0; i < t->rows->len; i++) {
+		const struct table_row *r = g_ptr_array_index(t->rows, i);
+		char lat[32], rd[32], wr[32], ratio[32];
+
+		fmt(lat, sizeof(lat), r->latency_ns, "%.1f");
+		fmt(rd, sizeof(rd), r->read_gbps, "%.2f");
+		fmt(wr, sizeof(wr), r->write_gbps, "%.2f");
+		fmt(ratio, sizeof(ratio), r->latency_ratio, "%.2fx");
+		fprintf(out, "%-*s %-*s %4d %-5s %9s %8s %8s %7s %-7s  %s\n",
+			tw, r->topology, hw, r->host, r->node, r->kind, lat, rd, wr,
+			ratio, r->clock, r->via ? r->via : r->path);
+	}
+}
+
+char *table_curves_svg(const struct table *t)
+{
+	guint n = t->curves->len;
+	g_autofree struct svg_series *series = g_new0(struct svg_series, n ? n : 1);
+	g_autoptr(GPtrArray) keep = g_ptr_array_new_with_free_func(g_free);
+	g_autofree char *sub = g_strdup_printf("cxlbed table %s: %s",
+					       t->run_id ? t->run_id : "",
+					       table_clock_words(t));
+	struct svg_plot p = {
+		.title = "Loaded latency: one chaser beside streamer threads",
+		.subtitle = sub,
+		.x_label = "aggregate streamer bandwidth (GB/s)",
+		.y_label = "chaser latency (ns per access)",
+		.series = series,
+		.nseries = n,
+	};
+
+	for (guint i = 0; i < n; i++) {
+		const struct table_curve *c = g_ptr_array_index(t->curves, i);
+		double *x = g_new(double, c->points->len + 1);
+		double *y = g_new(double, c->points->len + 1);
+
+		for (guint j = 0; j < c->points->len; j++) {
+			x[j] = g_array_index(c->points, struct table_point, j).gbps;
+			y[j] = g_array_index(c->points, struct table_point, j).latency_ns;
+		}
+		g_ptr_array_add(keep, x);
+		g_ptr_array_add(keep, y);
+		series[i] = (struct svg_series){ c->label, x, y, c->points->len };
+	}
+	return svg_line_plot(&p);
+}

@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * `cxlbed table`: from the results of several runs (one per topology) to
+ * one row per path (topology, host, NUMA node with memory) and one
+ * loaded-latency curve per path. Pure data in, data out: no QEMU, so the
+ * unit tests build tables from synthetic run_results.
+ *
+ * Where each figure comes from (docs/latency-table.md):
+ *   latency_ns            cxlbed-chase, output.modeled.ns_per_access
+ *   read_gbps, write_gbps cxlbed-stream, output.modeled.read_/write_gbps
+ *   curve points          cxlbed-loaded, x = read+write+mix GB/s of the
+ *                         streamers, y = the chaser's ns_per_access
+ * Without the timing model the guest-clock figures are used and the row's
+ * clock says "guest".
+ */
+#ifndef CXLBED_TABLE_PATHS_H
+#define CXLBED_TABLE_PATHS_H
+
+#include "result.h"
+#include "topology.h"
+
+#define TABLE_SCHEMA "cxlbed.table/1"
+
+struct table_row {
+	char *topology;		/* topology name */
+	char *run_id;		/* the run the figures come from */
+	char *host;
+	int node;
+	char *kind;		/* "local" | "cxl" */
+	char *path;		/* fabric path, as in summary.json */
+	char *via;		/* "direct", "1 switch, x4 interleave", ... */
+	double latency_ns;	/* idle; < 0 not measured */
+	double read_gbps;	/* < 0 not measured */
+	double write_gbps;
+	double latency_ratio;	/* latency / same host's local; < 0 unknown */
+	char *clock;		/* "modeled" | "guest" | "mixed" */
+};
+
+struct table_point {
+	double gbps;		/* aggregate streamer bandwidth */
+	double latency_ns;	/* the chaser's ns per access */
+	int load_threads;	/* -1: the idle chase (cxlbed-chase) */
+};
+
+struct table_curve {
+	char *label;		/* "TOPOLOGY HOST node N (kind)" */
+	char *topology, *host;
+	int node;
+	GArray *points;		/* struct table_point, by gbps */
+};
+
+/* One run the table draws on: where its figures came from. */
+struct table_run {
+	char *topology;
+	char *run_id;
+	char *out_dir;
+	bool timing_model;
+	bool passed;
+};
+
+struct table {
+	char *run_id;		/* table-YYYYmmdd-HHMMSS or the folder name */
+	GPtrArray *runs;	/* struct table_run * */
+	GPtrArray *rows;	/* struct table_row *, per host local first */
+	GPtrArray *curves;	/* struct table_curve *, same order as rows */
+};
+
+/*
+ * Build from runs[0..n). topos may be NULL, or parallel to runs (entries
+ * may be NULL): it only adds each row's "via" description.
+ */
+struct table *table_build(struct run_result *const *runs,
+			  const struct cb_topology *const *topos, guint n);
+void table_free(struct table *t);
+typedef struct table table;
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(table, table_free)
+
+/* "direct", "2 switches, x2 interleave", "pool p0 shared by h0 h1". */
+char *table_describe_region(const struct cb_topology *t, const char *region);
+
+/* table.json (schema cxlbed.table/1). */
+JsonNode *table_to_json(const struct table *t);
+bool table_write_json(const struct table *t, const char *path, GError **error);
+/* table.md: the table, how figures were obtained, the runs. */
+char *table_to_markdown(const struct table *t);
+/* The terminal table. */
+void table_print(const struct table *t, FILE *out);
+/* loaded-latency.svg (svg.c draws it). */
+char *table_curves_svg(const struct table *t);
+
+#endif

@@ -1,0 +1,68 @@
+#!/bin/sh
+# `cxlbed table`: boots two topologies with the timing model, runs idle
+# latency, bandwidth and loaded latency on every node, and writes
+# table.md, table.json, loaded-latency.svg and one results folder per
+# topology. Figures are modeled; CXL is slower than local on every host.
+# Bad input stops everything before anything boots or is created.
+. "$(dirname "$0")/lib.sh"
+need_image
+[ -f "$top/build/timing/libcxlbed-timing.so" ] || skip_all "timing plugin not built (run make)"
+plan 17
+
+out=$outroot/table
+"$cxlbed" table --out "$out" "$top/topologies/direct.topo" "$top/topologies/default.topo" \
+	>"$outroot/stdout" 2>"$outroot/stderr"
+rc=$?
+ok $rc "cxlbed table direct.topo default.topo exits 0"
+[ $rc -eq 0 ] || tail -n 30 "$outroot/stderr" | diag
+
+tj() { jq -r "$1" "$out/table.json"; }
+check "table.json schema is cxlbed.table/1" [ "$(tj .schema)" = cxlbed.table/1 ]
+for t in direct default; do
+	check "$t: a local row and a CXL row" \
+		[ "$(tj "[.rows[] | select(.topology==\"$t\") | .kind] | unique | join(\",\")")" = cxl,local ]
+done
+check "every row's clock is modeled" \
+	[ "$(tj '[.rows[] | select(.clock != "modeled")] | length')" = 0 ]
+check "every row has latency, read and write figures" \
+	[ "$(tj '[.rows[] | select(.latency_ns == null or .read_gbps == null or .write_gbps == null)] | length')" = 0 ]
+# Per (topology, host): the fastest CXL path is still slower than local.
+slow=$(tj '[.rows | group_by(.topology + "/" + .host)[] |
+	select(([.[] | select(.kind=="cxl") | .latency_ns] | min) <=
+	       ([.[] | select(.kind=="local") | .latency_ns] | min)) | .[0].host] | length')
+check "CXL latency > local latency on every host" [ "$slow" = 0 ]
+check "CXL rows' latency ratio > 1, local rows' = 1" \
+	[ "$(tj '[.rows[] | select((.kind=="cxl" and .latency_ratio <= 1) or (.kind=="local" and .latency_ratio != 1))] | length')" = 0 ]
+check "the default topology's CXL row names the switch path" \
+	[ "$(tj '.rows[] | select(.topology=="default" and .kind=="cxl") | .path')" = "hb0/rp0/sw0/{mem0,mem1,mem2,mem3}" ]
+check "one curve per row; the 2-vCPU host's curves have a loaded point" \
+	[ "$(tj '(.curves | length) == (.rows | length) and
+		([.curves[] | select(.topology=="default") | .points | length] | min) >= 2')" = true ]
+
+svg=$out/loaded-latency.svg
+check "loaded-latency.svg has one polyline per curve" \
+	[ "$(grep -c '<polyline' "$svg" 2>/dev/null)" = "$(tj '.curves | length')" ]
+if command -v xmllint >/dev/null; then
+	check "loaded-latency.svg is well-formed XML" xmllint --noout "$svg"
+else
+	check "loaded-latency.svg ends its svg element" grep -q '</svg>' "$svg"
+fi
+check "table.md says the figures are modeled" grep -q 'modeled virtual time' "$out/table.md"
+check "each topology's run folder: summary.json with timing_model true, report.md" \
+	sh -c "for t in direct default; do
+		[ \"\$(jq -r '.timing_model and .verdict==\"pass\"' $out/\$t/summary.json)\" = true ] &&
+		test -s $out/\$t/report.md -a -s $out/\$t/console-h0.log || exit 1; done"
+check "the printed table has the rows and the verdict" \
+	sh -c "grep -q '^default .* cxl ' '$outroot/stdout' && grep -q 'verdict: pass' '$outroot/stdout'"
+none_left() { no_qemu_left "$out/direct" && no_qemu_left "$out/default"; }
+check "no QEMU left behind" none_left
+
+# Bad input in the second file: exit 2 naming FILE:LINE; nothing booted or created.
+bad=$outroot/bad.topo
+printf '[topology]\nname = bad\n\n[host h0]\ncpus = two\n' >"$bad"
+"$cxlbed" table --out "$outroot/never" "$top/topologies/direct.topo" "$bad" \
+	>"$outroot/bad.out" 2>"$outroot/bad.err"
+rc=$?
+check "bad topology: exit 2, FILE:LINE, no output folder (rc $rc)" \
+	sh -c "[ $rc = 2 ] && grep -q '^$bad:5: ' '$outroot/bad.err' && [ ! -e '$outroot/never' ]"
+finish

@@ -1,0 +1,254 @@
+/* SPDX-License-Identifier: MIT */
+/* `cxlbed table` without QEMU: rows, ratios, curves, table.json, the SVG. */
+#include "tap.h"
+#include "svg.h"
+#include "scenario.h"
+#include "table_paths.h"
+
+static JsonObject *parse(const char *text)
+{
+	g_autoptr(JsonParser) p = json_parser_new();
+
+	json_parser_load_from_data(p, text, -1, NULL);
+	return json_object_ref(json_node_get_object(json_parser_get_root(p)));
+}
+
+static void node(struct res_host *h, int n, const char *kind, const char *path,
+		 const char *region)
+{
+	struct res_node *rn = result_host_add_node(h, n);
+
+	rn->kind = g_strdup(kind);
+	rn->path = g_strdup(path);
+	rn->region = g_strdup(region);
+	/* What the runner leaves after a loaded run: must not be used. */
+	rn->latency_ns = 9999;
+	rn->clock = g_strdup("modeled");
+}
+
+static void wl(struct run_result *r, const char *host, const char *name,
+	       const char *program, int n, const char *output)
+{
+	struct res_workload *w = result_add_workload(r, host, name, program, n);
+
+	w->ok = true;
+	w->output = parse(output);
+}
+
+static void chase(struct run_result *r, const char *host, int n, double ns)
+{
+	g_autofree char *o = g_strdup_printf("{\"ns_per_access\":1234,\"clock\":\"guest\","
+					     "\"modeled\":{\"ns_per_access\":%g}}", ns);
+
+	wl(r, host, "chase", "cxlbed-chase", n, o);
+}
+
+static void stream(struct run_result *r, const char *host, int n, double rd, double wr)
+{
+	g_autofree char *o = g_strdup_printf("{\"read_gbps\":0.1,\"modeled\":{\"read_gbps\":%g,"
+					     "\"write_gbps\":%g,\"mix_gbps\":5}}", rd, wr);
+
+	wl(r, host, "stream", "cxlbed-stream", n, o);
+}
+
+static void loaded(struct run_result *r, const char *host, int n, int threads,
+		   double ns, double rd, double wr)
+{
+	g_autofree char *o = threads ?
+		g_strdup_printf("{\"load_threads\":%d,\"modeled\":{\"ns_per_access\":%g,"
+				"\"read_gbps\":%g,\"write_gbps\":%g}}", threads, ns, rd, wr) :
+		g_strdup_printf("{\"load_threads\":0,\"modeled\":{\"ns_per_access\":%g}}", ns);
+
+	wl(r, host, "loaded", "cxlbed-loaded", n, o);
+}
+
+/* Two hosts; h0's CXL node listed before its local one. */
+static struct run_result *synthetic(void)
+{
+	struct run_result *r = result_new();
+	struct res_host *h0, *h1;
+
+	r->run_id = g_strdup("20261122-000000-two");
+	r->out_dir = g_strdup("/tmp/x/two");
+	r->topology = g_strdup("topologies/two.topo");
+	r->topology_name = g_strdup("two");
+	r->timing_model = true;
+	result_check(r, "boot:h0", true, "ok");
+	h0 = result_add_host(r, "h0");
+	node(h0, 1, "cxl", "hb0/rp0/sw0/{mem0}", "r0");
+	node(h0, 0, "local", "local", NULL);
+	h1 = result_add_host(r, "h1");
+	node(h1, 0, "local", "local", NULL);
+	node(h1, 1, "cxl", "hb1/rp1/mem1", "r1");
+
+	chase(r, "h0", 1, 250);
+	chase(r, "h0", 0, 100);
+	chase(r, "h1", 0, 125);
+	chase(r, "h1", 1, 250);
+	stream(r, "h0", 0, 60, 40);
+	stream(r, "h0", 1, 20, 10);
+	/* h0 node 1: a full curve, given out of order; h1 node 1: loaded only. */
+	loaded(r, "h0", 1, 1, 400, 15, 5);
+	loaded(r, "h0", 1, 0, 255, 0, 0);
+	loaded(r, "h1", 1, 1, 300, 8, 0);
+	return r;
+}
+
+static int count(const char *hay, const char *needle)
+{
+	int n = 0;
+
+	for (const char *p = hay; (p = strstr(p, needle)); p += strlen(needle))
+		n++;
+	return n;
+}
+
+static const struct table_row *row(const struct table *t, guint i)
+{
+	return g_ptr_array_index(t->rows, i);
+}
+
+static void test_rows(const struct table *t)
+{
+	const struct table_curve *c;
+
+	is_int(t->rows->len, 4, "one row per (host, node with memory)");
+	ok(!strcmp(row(t, 0)->host, "h0") && !strcmp(row(t, 0)->kind, "local") &&
+	   !strcmp(row(t, 1)->kind, "cxl"), "h0: local row first, then CXL");
+	ok(!strcmp(row(t, 2)->host, "h1") && !strcmp(row(t, 2)->kind, "local"),
+	   "h1: local row first");
+	ok(row(t, 0)->latency_ns == 100 && row(t, 1)->latency_ns == 250,
+	   "latency from the chase's modeled figure, not the node's");
+	ok(row(t, 1)->latency_ratio == 2.5, "h0 CXL ratio against h0's local (%.2f)",
+	   row(t, 1)->latency_ratio);
+	ok(row(t, 3)->latency_ratio == 2.0, "h1 CXL ratio against h1's own local (%.2f)",
+	   row(t, 3)->latency_ratio);
+	ok(row(t, 0)->latency_ratio == 1.0, "local ratio is 1");
+	ok(row(t, 1)->read_gbps == 20 && row(t, 1)->write_gbps == 10,
+	   "read/write GB/s from the stream's modeled figures");
+	ok(row(t, 3)->read_gbps < 0, "no stream: bandwidth not measured (< 0)");
+	is_str(row(t, 1)->clock, "modeled", "clock says modeled");
+	is_str(row(t, 1)->run_id, "20261122-000000-two", "row names its run");
+
+	is_int(t->curves->len, 4, "one curve per row");
+	c = g_ptr_array_index(t->curves, 1);
+	ok(c->points->len == 2 &&
+	   g_array_index(c->points, struct table_point, 0).gbps == 0 &&
+	   g_array_index(c->points, struct table_point, 0).latency_ns == 255 &&
+	   g_array_index(c->points, struct table_point, 1).gbps == 20 &&
+	   g_array_index(c->points, struct table_point, 1).latency_ns == 400,
+	   "curve: loaded points by bandwidth, x = read + write GB/s");
+	c = g_ptr_array_index(t->curves, 3);
+	ok(c->points->len == 2 &&
+	   g_array_index(c->points, struct table_point, 0).load_threads == -1 &&
+	   g_array_index(c->points, struct table_point, 0).latency_ns == 250,
+	   "no unloaded run: the idle chase is the x = 0 point");
+}
+
+static void test_json(const struct table *t)
+{
+	g_autoptr(JsonNode) root = table_to_json(t);
+	JsonObject *o = json_node_get_object(root);
+	JsonObject *r0 = json_array_get_object_element(json_object_get_array_member(o, "rows"), 0);
+	JsonObject *c1 = json_array_get_object_element(json_object_get_array_member(o, "curves"), 1);
+	const char *keys[] = { "topology", "host", "node", "kind", "path", "latency_ns",
+			       "read_gbps", "write_gbps", "latency_ratio", "clock", NULL };
+	bool all = true;
+
+	is_str(json_object_get_string_member(o, "schema"), TABLE_SCHEMA, "schema " TABLE_SCHEMA);
+	for (const char **k = keys; *k; k++)
+		if (!json_object_has_member(r0, *k)) {
+			diag("row lacks %s", *k);
+			all = false;
+		}
+	ok(all, "every row has topology, host, node, kind, path, figures, ratio, clock");
+	ok(json_array_get_length(json_object_get_array_member(c1, "points")) == 2 &&
+	   json_object_has_member(json_array_get_object_element(
+		   json_object_get_array_member(c1, "points"), 0), "latency_ns"),
+	   "curves[] carry points with gbps and latency_ns");
+	ok(json_node_is_null(json_object_get_member(
+		   json_array_get_object_element(json_object_get_array_member(o, "rows"), 3),
+		   "read_gbps")), "a figure not measured is null");
+}
+
+static void test_svg(const struct table *t)
+{
+	g_autofree char *svg = table_curves_svg(t);
+	struct svg_series s = { "a <b> & \"c\"", (double[]){ 0, 1 }, (double[]){ 1, 2 }, 2 };
+	struct svg_plot p = { .title = "t", .series = &s, .nseries = 1 };
+	g_autofree char *one = svg_line_plot(&p);
+
+	ok(g_str_has_prefix(svg, "<?xml") && strstr(svg, "<svg ") &&
+	   g_str_has_suffix(svg, "</svg>\n"), "SVG: XML declaration, one svg element");
+	is_int(count(svg, "<polyline"), t->curves->len, "one polyline per curve");
+	is_int(count(svg, "<g"), count(svg, "</g>"), "groups balanced");
+	is_int(count(svg, "<text"), count(svg, "</text>"), "text elements balanced");
+	ok(strstr(svg, "aggregate streamer bandwidth (GB/s)") &&
+	   strstr(svg, "chaser latency (ns per access)"), "axis labels");
+	ok(strstr(svg, "two h0 node 1") != NULL, "legend names each path");
+	ok(strstr(one, "a &lt;b&gt; &amp; &quot;c&quot;") && !strstr(one, "<b>"),
+	   "labels escaped");
+	ok(svg_tick_step(430, 6) == 50 && svg_tick_step(1, 5) == 0.2,
+	   "tick steps are 1, 2 or 5 x 10^k");
+}
+
+static void test_describe(void)
+{
+	struct { const char *file, *region, *want; } cases[] = {
+		{ "direct.topo", "r0", "direct" },
+		{ "default.topo", "r0", "1 switch, x4 interleave" },
+		{ "shared-pool.topo", "r1", "1 switch, pool p0 shared by h0 h1" },
+	};
+
+	for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+		g_autofree char *path = g_build_filename(SRCDIR, "topologies",
+							 cases[i].file, NULL);
+		g_autoptr(GError) err = NULL;
+		g_autoptr(cb_topology) t = topology_load(path, &err);
+		g_autofree char *got = t ? table_describe_region(t, cases[i].region) : NULL;
+
+		is_str(got, cases[i].want, "%s %s: %s", cases[i].file, cases[i].region,
+		       cases[i].want);
+	}
+}
+
+/* The table's scenario: timing on; a streamer only where a vCPU is free for it. */
+static void test_scenario(void)
+{
+	const char *files[] = { "direct.topo", "default.topo" };
+
+	for (int i = 0; i < 2; i++) {
+		g_autofree char *path = g_build_filename(SRCDIR, "topologies", files[i], NULL);
+		g_autoptr(cb_topology) t = topology_load(path, NULL);
+		g_autoptr(scenario) s = t ? scenario_table_for(t) : NULL;
+		g_autoptr(GString) ids = g_string_new(NULL);
+
+		for (guint j = 0; s && j < s->workloads->len; j++)
+			g_string_append_printf(ids, "%s%s", j ? " " : "",
+					       ((struct scn_workload *)g_ptr_array_index(s->workloads, j))->id);
+		is_str(ids->str, i ? "chase stream loaded0 loaded1" : "chase stream loaded0",
+		       "%s: table workloads (%s)%s", files[i], ids->str,
+		       i ? "" : ", no streamer on a 1-vCPU host");
+		ok(s && s->timing, "%s: timing model on", files[i]);
+	}
+}
+
+int main(void)
+{
+	g_autoptr(run_result) r = synthetic();
+	struct run_result *runs[] = { r };
+	g_autoptr(table) t = table_build(runs, NULL, 1);
+	g_autofree char *md = NULL;
+
+	plan(34);
+	t->run_id = g_strdup("table-test");
+	test_rows(t);
+	test_json(t);
+	test_svg(t);
+	md = table_to_markdown(t);
+	ok(strstr(md, "| two | h0 | 1 | cxl |") && strstr(md, "2.50x") &&
+	   strstr(md, "modeled virtual time"), "table.md: rows, ratio, how obtained");
+	test_describe();
+	test_scenario();
+	return tap_failed ? 1 : 0;
+}
