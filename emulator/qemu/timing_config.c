@@ -87,8 +87,28 @@ static void add_res(GString *s, GHashTable *seen, const char *name,
 			       name, rd, wr);
 }
 
+/*
+ * A per-host QoS cap on link @id: a resource of this host's alone
+ * ("cap:link:ID:HOST"), crossed just before the shared link, so the host
+ * never gets more than the cap however idle the link is.
+ */
+static void add_cap(GString *s, GHashTable *seen, GPtrArray *via,
+		    const struct cb_link *l, const char *id, const char *host)
+{
+	const double *cap = l->host_caps_gbps ?
+		g_hash_table_lookup(l->host_caps_gbps, host) : NULL;
+	char *name;
+
+	if (!cap || *cap <= 0)
+		return;
+	name = g_strdup_printf("cap:link:%s:%s", id, host);
+	add_res(s, seen, name, *cap, *cap);
+	g_ptr_array_add(via, name);
+}
+
 /* Walk from a device up to its bridge, collecting resources top-down. */
-static void device_line(GString *s, GHashTable *seen, const struct cb_device *d)
+static void device_line(GString *s, GHashTable *seen, const struct cb_device *d,
+			const char *host)
 {
 	GPtrArray *via = g_ptr_array_new_with_free_func(g_free);
 	g_autofree char *path = topology_device_path(d);
@@ -105,6 +125,7 @@ static void device_line(GString *s, GHashTable *seen, const struct cb_device *d)
 	g_ptr_array_add(via, g_strdup_printf("link:%s", d->id));
 	add_res(s, seen, g_ptr_array_index(via, via->len - 1), d->link.gbps,
 		d->link.gbps);
+	add_cap(s, seen, via, &d->link, d->id, host);
 	while (port->kind == CB_PORT_DOWNSTREAM && port->parent_switch) {
 		const struct cb_switch *sw = port->parent_switch;
 
@@ -112,6 +133,7 @@ static void device_line(GString *s, GHashTable *seen, const struct cb_device *d)
 		g_ptr_array_add(via, g_strdup_printf("link:%s", sw->id));
 		add_res(s, seen, g_ptr_array_index(via, via->len - 1),
 			sw->link.gbps, sw->link.gbps);
+		add_cap(s, seen, via, &sw->link, sw->id, host);
 		port = sw->upstream;
 	}
 	hops += b->latency_ns;
@@ -179,7 +201,7 @@ char *timing_config_text(const struct cb_topology *t, const struct cb_host *h,
 			       h->local.read_latency_ns,
 			       h->local.write_latency_ns, dram);
 	cb_foreach(h->devices, struct cb_device, d)
-		device_line(s, seen, d);
+		device_line(s, seen, d, h->id);
 	cb_foreach(h->windows, struct cb_window, w) {
 		struct cb_bridge *b;
 

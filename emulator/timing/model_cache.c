@@ -15,12 +15,21 @@ bool mc_level_init(struct mc_level *l, uint64_t bytes, uint32_t ways,
 	lines = bytes / line_bytes;
 	l->ways = ways;
 	l->sets = lines / ways;
-	if (!(l->sets & (l->sets - 1)))
+	if (!(l->sets & (l->sets - 1))) {
 		l->set_mask = l->sets - 1;
+		while ((1u << l->set_shift) < l->sets)
+			l->set_shift++;
+	}
 	lines = (uint64_t)l->sets * ways;
-	l->tag = calloc(lines, sizeof(*l->tag));
-	l->meta = calloc(lines, sizeof(*l->meta));
-	if (!l->tag || !l->meta) {
+	/*
+	 * Sets of 16 ways are 128 bytes: aligned, each is one pair of host
+	 * lines (fetched together by adjacent-line prefetchers), never three.
+	 */
+	l->way = aligned_alloc(128, (lines * sizeof(*l->way) + 127) & ~127ull);
+	if (l->way)
+		memset(l->way, 0, lines * sizeof(*l->way));
+	l->ready = calloc(lines, sizeof(*l->ready));
+	if (!l->way || !l->ready) {
 		mc_level_free(l);
 		return false;
 	}
@@ -29,82 +38,146 @@ bool mc_level_init(struct mc_level *l, uint64_t bytes, uint32_t ways,
 
 void mc_level_free(struct mc_level *l)
 {
-	free(l->tag);
-	free(l->meta);
+	free(l->way);
+	free(l->ready);
 	memset(l, 0, sizeof(*l));
 }
 
-static inline uint64_t set_base(const struct mc_level *l, uint64_t line)
+/* Where @line lives: its set's first way, and the tag it carries there. */
+static inline uint64_t *set_of(const struct mc_level *l, uint64_t line,
+			       uint64_t *tag)
 {
-	uint64_t set = l->set_mask ? (line & l->set_mask) : (line % l->sets);
+	uint64_t set, q;
 
-	return set * l->ways;
+	if (l->set_mask) {
+		set = line & l->set_mask;
+		q = line >> l->set_shift;
+	} else {
+		set = line % l->sets;
+		q = line / l->sets;
+	}
+	*tag = (q + 1) & MC_TAG_MASK;
+	return &l->way[set * l->ways];
 }
 
-static inline int find_way(const struct mc_level *l, uint64_t base,
-			   uint64_t line)
+static inline int find_way(const struct mc_level *l, const uint64_t *ways,
+			   uint64_t tag)
 {
 	for (uint32_t w = 0; w < l->ways; w++)
-		if ((l->tag[base + w] & MC_LINE_MASK) == line + 1)
+		if ((ways[w] & MC_TAG_MASK) == tag)
 			return (int)w;
 	return -1;
 }
 
-bool mc_lookup(struct mc_level *l, uint64_t line, uint8_t set_flags,
-	       double *ready, uint8_t *flags)
+/*
+ * A fresh LRU stamp. When stamps reach the top of their field, halve them
+ * all: the order is kept (neighbours may tie), the field is free again.
+ */
+static inline uint64_t next_stamp(struct mc_level *l)
 {
-	uint64_t base = set_base(l, line);
-	int w = find_way(l, base, line);
+	if (++l->clock > MC_STAMP_MAX) {
+		uint64_t n = (uint64_t)l->sets * l->ways;
+		const uint64_t field = (uint64_t)MC_STAMP_MAX << MC_STAMP_SHIFT;
+
+		for (uint64_t i = 0; i < n; i++) {
+			uint64_t st = (l->way[i] & field) >> 1 & field;
+
+			l->way[i] = (l->way[i] & ~field) | st;
+		}
+		l->clock = (MC_STAMP_MAX >> 1) + 1;
+	}
+	return (uint64_t)l->clock << MC_STAMP_SHIFT;
+}
+
+static inline void touch(struct mc_level *l, uint64_t *w)
+{
+	const uint64_t field = (uint64_t)MC_STAMP_MAX << MC_STAMP_SHIFT;
+
+	*w = (*w & ~field) | next_stamp(l);
+}
+
+bool mc_lookup_at(struct mc_level *l, uint64_t line, uint8_t set_flags,
+		  double settled, double *ready, uint8_t *flags)
+{
+	uint64_t tag, *ways = set_of(l, line, &tag);
+	int w = find_way(l, ways, tag);
+	uint64_t *way;
 
 	if (w < 0) {
 		l->misses++;
 		return false;
 	}
 	l->hits++;
-	l->meta[base + w].stamp = ++l->clock;
-	if (ready)
-		*ready = l->meta[base + w].ready;
+	way = &ways[w];
+	touch(l, way);
 	if (flags)
-		*flags = l->tag[base + w] >> MC_FLAG_SHIFT;
-	l->tag[base + w] |= (uint64_t)set_flags << MC_FLAG_SHIFT;
+		*flags = (*way >> MC_FLAG_SHIFT) & ~MC_PENDING;
+	if (ready) {
+		*ready = 0;
+		if (*way & ((uint64_t)MC_PENDING << MC_FLAG_SHIFT)) {
+			*ready = l->ready[way - l->way];
+			if (*ready <= settled)
+				*way &= ~((uint64_t)MC_PENDING << MC_FLAG_SHIFT);
+		}
+	}
+	*way |= (uint64_t)set_flags << MC_FLAG_SHIFT;
 	return true;
+}
+
+bool mc_lookup(struct mc_level *l, uint64_t line, uint8_t set_flags,
+	       double *ready, uint8_t *flags)
+{
+	return mc_lookup_at(l, line, set_flags, -1.0 / 0.0, ready, flags);
 }
 
 void mc_clear_flags(struct mc_level *l, uint64_t line, uint8_t flags)
 {
-	uint64_t base = set_base(l, line);
-	int w = find_way(l, base, line);
+	uint64_t tag, *ways = set_of(l, line, &tag);
+	int w = find_way(l, ways, tag);
 
 	if (w >= 0)
-		l->tag[base + w] &= ~((uint64_t)flags << MC_FLAG_SHIFT);
+		ways[w] &= ~((uint64_t)flags << MC_FLAG_SHIFT);
 }
 
 bool mc_contains(const struct mc_level *l, uint64_t line)
 {
-	return find_way(l, set_base(l, line), line) >= 0;
+	uint64_t tag, *ways = set_of(l, line, &tag);
+
+	return find_way(l, ways, tag) >= 0;
 }
 
 bool mc_insert(struct mc_level *l, uint64_t line, uint8_t flags, double ready,
 	       uint64_t *victim)
 {
-	uint64_t base = set_base(l, line);
+	uint64_t tag, *ways = set_of(l, line, &tag);
+	uint64_t set = (ways - l->way) / l->ways;
 	uint32_t lru = 0;
+	uint64_t oldest = UINT64_MAX;
 	bool dirty;
 
+	/* stamps sit above the tag: comparing whole words orders by stamp */
 	for (uint32_t w = 0; w < l->ways; w++) {
-		if (!l->tag[base + w]) {
+		uint64_t key = ways[w] << 8;
+
+		if (!(ways[w] & MC_TAG_MASK)) {
 			lru = w;
 			break;
 		}
-		if (l->meta[base + w].stamp < l->meta[base + lru].stamp)
+		if (key < oldest) {
+			oldest = key;
 			lru = w;
+		}
 	}
-	dirty = (l->tag[base + lru] >> MC_FLAG_SHIFT) & MC_DIRTY;
+	dirty = (ways[lru] >> MC_FLAG_SHIFT) & MC_DIRTY;
 	if (dirty && victim)
-		*victim = (l->tag[base + lru] & MC_LINE_MASK) - 1;
-	l->tag[base + lru] = (line + 1) | (uint64_t)flags << MC_FLAG_SHIFT;
-	l->meta[base + lru].stamp = ++l->clock;
-	l->meta[base + lru].ready = ready;
+		*victim = ((ways[lru] & MC_TAG_MASK) - 1) * l->sets + set;
+	flags &= ~MC_PENDING;
+	if (ready > 0) {	/* 0: arrived long ago, nothing to keep */
+		flags |= MC_PENDING;
+		l->ready[set * l->ways + lru] = ready;
+	}
+	ways[lru] = tag | (uint64_t)flags << MC_FLAG_SHIFT;
+	touch(l, &ways[lru]);
 	return dirty;
 }
 

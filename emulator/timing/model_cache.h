@@ -14,22 +14,34 @@
 
 #define MC_DIRTY	0x1
 #define MC_PREFETCHED	0x2	/* brought in by the prefetcher, not yet used */
-/* flags live in the tag's top byte: a lookup then reads only the tags */
-#define MC_FLAG_SHIFT	56
-#define MC_LINE_MASK	((1ull << MC_FLAG_SHIFT) - 1)
+/*
+ * The way's ready time may still matter (see mc_lookup_at). Without it a
+ * hit does not read the ready array: one host cache miss less per hit.
+ */
+#define MC_PENDING	0x4
 
-/* Per-way state other than the tag, kept together: one host cache line. */
-struct mc_meta {
-	uint64_t stamp;		/* LRU: larger = more recent */
-	double ready;		/* modeled ns the data is there */
-};
+/*
+ * Layout: the model's big levels (an LLC of tens of MiB) do not fit in the
+ * host's caches, so everything a lookup and an LRU choice read is packed
+ * in one 64-bit word per way, a set's words side by side (16 ways: two
+ * host cache lines). A word holds
+ *   bits  0-31  line / sets + 1 (the set is implied; 0 = invalid way)
+ *   bits 32-55  LRU stamp (larger = more recent)
+ *   bits 56-63  flags (MC_DIRTY, MC_PREFETCHED)
+ * Ready times are read only on a hit or written on an insert: apart.
+ */
+#define MC_TAG_MASK	0xffffffffull
+#define MC_STAMP_SHIFT	32
+#define MC_STAMP_MAX	0xffffffu
+#define MC_FLAG_SHIFT	56
 
 struct mc_level {
 	uint32_t sets, ways;
 	uint32_t set_mask;	/* sets - 1 when sets is a power of two, else 0 */
-	uint64_t *tag;		/* (line + 1) | flags << MC_FLAG_SHIFT; 0 = invalid */
-	struct mc_meta *meta;
-	uint64_t clock;
+	uint32_t set_shift;	/* log2(sets) when a power of two */
+	uint64_t *way;		/* [set * ways + way], packed as above */
+	double *ready;		/* [set * ways + way]: modeled ns the data is there */
+	uint32_t clock;		/* LRU stamps; halved when they reach the top */
 	uint64_t hits, misses;
 };
 
@@ -44,6 +56,15 @@ void mc_level_free(struct mc_level *l);
  */
 bool mc_lookup(struct mc_level *l, uint64_t line, uint8_t set_flags,
 	       double *ready, uint8_t *flags);
+/*
+ * The same, for a caller to whom every ready time up to @settled is past:
+ * a line whose data arrived by then forgets its ready time (reports 0
+ * from then on), so later hits skip reading it. A core's private levels
+ * pass its clock (monotonic); a shared level must leave a margin for
+ * cores that are behind.
+ */
+bool mc_lookup_at(struct mc_level *l, uint64_t line, uint8_t set_flags,
+		  double settled, double *ready, uint8_t *flags);
 /* Clear @flags on @line if present. */
 void mc_clear_flags(struct mc_level *l, uint64_t line, uint8_t flags);
 bool mc_contains(const struct mc_level *l, uint64_t line);

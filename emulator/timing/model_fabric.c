@@ -68,12 +68,36 @@ static void count(struct mf_counters *c, enum mf_dir dir, uint32_t bytes,
 	c->wait_ns[dir] += wait;
 }
 
+/* Note @who as a user at @t: its entry, a free one, or the stalest. (Lock held.) */
+static void note_user(struct mf_res *r, int who, double t)
+{
+	struct mf_user *u = NULL, *old = &r->users[0];
+
+	for (int i = 0; i < MF_USERS; i++) {
+		struct mf_user *e = &r->users[i];
+
+		if (e->who == who + 1 || !e->who) {
+			u = e;
+			break;
+		}
+		if (e->last < old->last)
+			old = e;
+	}
+	if (!u)
+		u = old;
+	if (u->who != who + 1 || (uint64_t)t > u->last)
+		__atomic_store_n(&u->last, (uint64_t)t, __ATOMIC_RELAXED);
+	__atomic_store_n(&u->who, who + 1, __ATOMIC_RELEASE);
+}
+
 double mf_res_reserve(struct mf_res *r, enum mf_dir dir, double t,
-		      uint32_t bytes, struct mf_counters *mine)
+		      uint32_t bytes, struct mf_counters *mine, int who)
 {
 	double start;
 
 	res_lock(r);
+	if (who >= 0)
+		note_user(r, who, t);
 	start = reserve_locked(r, dir, t, bytes);
 	count(&r->total, dir, bytes, start - t);
 	if (mine)
@@ -100,11 +124,17 @@ struct mf_target *mf_decode(const struct mf_fabric *f, uint64_t pa,
 double mf_access(struct mf_target *t, enum mf_dir dir, double issue,
 		 uint32_t bytes)
 {
+	return mf_access_by(t, dir, issue, bytes, -1);
+}
+
+double mf_access_by(struct mf_target *t, enum mf_dir dir, double issue,
+		    uint32_t bytes, int who)
+{
 	double at = issue;
 
-	for (int i = 0; i < t->nres; i++) {
-		at = mf_res_reserve(t->res[i], dir, at, bytes, t->mine[i]);
-	}
+	for (int i = 0; i < t->nres; i++)
+		at = mf_res_reserve(t->res[i], dir, at, bytes, t->mine[i],
+				    who);
 	__atomic_fetch_add(&t->misses[dir], 1, __ATOMIC_RELAXED);
 	return at + mf_target_latency(t, dir);
 }
@@ -130,6 +160,14 @@ double mf_window_slot(const struct mf_window *w, double now)
 	double d = w->done[earliest(w)];
 
 	return d > now ? d : now;
+}
+
+bool mf_window_has_free(const struct mf_window *w, double now)
+{
+	for (int i = 0; i < w->n; i++)
+		if (w->done[i] <= now)
+			return true;
+	return false;
 }
 
 int mf_window_free(const struct mf_window *w, double now)

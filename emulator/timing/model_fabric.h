@@ -42,12 +42,26 @@ struct mf_counters {
 	double wait_ns[2];	/* sum of queueing delay */
 };
 
+/*
+ * Who has used a resource lately, for arbitration by modeled time (see
+ * model_share.h): a requester (a vCPU's sync slot) and the modeled time of
+ * its latest reservation. Written under the resource's lock, read without.
+ */
+#define MF_USERS 16
+
+struct mf_user {
+	int32_t who;		/* sync slot + 1; 0 = free entry */
+	uint32_t pad;
+	uint64_t last;		/* modeled ns of its latest reservation */
+};
+
 struct mf_res {
 	char name[MF_NAME];
 	double gbps[2];		/* read, write; 0 = unlimited */
 	double bucket_ns[2];
 	int lock;
 	struct mf_counters total;
+	struct mf_user users[MF_USERS];
 	struct mf_bucket b[2][MF_BUCKETS];
 };
 
@@ -57,10 +71,11 @@ void mf_res_init(struct mf_res *r, const char *name, double read_gbps,
 /*
  * Take room for @bytes in direction @dir at modeled time @t; returns when
  * the transfer starts (>= t). Counts it in the totals and, when given, in
- * @mine (one host's share), under the resource's lock.
+ * @mine (one host's share), under the resource's lock. @who (a sync slot,
+ * < 0: anonymous) is recorded as a user of the resource.
  */
 double mf_res_reserve(struct mf_res *r, enum mf_dir dir, double t,
-		      uint32_t bytes, struct mf_counters *mine);
+		      uint32_t bytes, struct mf_counters *mine, int who);
 
 #define MF_MAX_PATH 8
 #define MF_MAX_WAYS 16
@@ -114,6 +129,9 @@ static inline double mf_target_latency(const struct mf_target *t,
  */
 double mf_access(struct mf_target *t, enum mf_dir dir, double issue,
 		 uint32_t bytes);
+/* The same on behalf of requester @who (a sync slot; < 0: anonymous). */
+double mf_access_by(struct mf_target *t, enum mf_dir dir, double issue,
+		    uint32_t bytes, int who);
 
 /* Bounded misses in flight per core: each slot holds a completion time. */
 #define MF_MAX_WINDOW 256
@@ -126,6 +144,8 @@ struct mf_window {
 void mf_window_init(struct mf_window *w, int n);
 /* Earliest time >= @now at which a slot is free. */
 double mf_window_slot(const struct mf_window *w, double now);
+/* Is a slot free at @now? (Stops at the first.) */
+bool mf_window_has_free(const struct mf_window *w, double now);
 /* Slots free at @now. */
 int mf_window_free(const struct mf_window *w, double now);
 /* Occupy the earliest-free slot until @done. */

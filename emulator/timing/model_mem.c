@@ -33,6 +33,7 @@ bool tm_cpu_mem_init(struct tm_cpu_mem *c, const struct tm_host_mem *h)
 		tm_cpu_mem_free(c);
 		return false;
 	}
+	c->who = -1;
 	c->pf.distance = h->cfg.prefetch_distance;
 	mf_window_init(&c->win, h->cfg.mlp);
 	return true;
@@ -43,6 +44,12 @@ void tm_cpu_mem_free(struct tm_cpu_mem *c)
 	mc_level_free(&c->l1);
 	mc_level_free(&c->l2);
 }
+
+/*
+ * A shared LLC line forgets its ready time once it is this far in the
+ * past: far more than any skew bound, so no core can still be before it.
+ */
+#define TM_LLC_SETTLE_NS 1e6
 
 static void llc_lock(struct tm_host_mem *h)
 {
@@ -64,7 +71,7 @@ static void write_back(struct tm_host_mem *h, struct tm_cpu_mem *c,
 
 	if (!t)
 		return;
-	mf_access(t, MF_WRITE, now, h->cfg.line_bytes);
+	mf_access_by(t, MF_WRITE, now, h->cfg.line_bytes, c->who);
 	c->st.mem_writes[t->cxl]++;
 }
 
@@ -80,10 +87,13 @@ static double llc_fill(struct tm_host_mem *h, struct tm_cpu_mem *c,
 	double ready;
 
 	*from_mem = false;
-	if (mc_lookup(&h->llc, line, 0, &ready, NULL))
+	/* cores may be up to the skew bound behind this one: keep a margin */
+	if (mc_lookup_at(&h->llc, line, 0, issue - TM_LLC_SETTLE_NS, &ready,
+			 NULL))
 		return ready;
 	t = mf_decode(h->fabric, line << h->line_shift, false);
-	ready = t ? mf_access(t, MF_READ, issue, h->cfg.line_bytes) : issue;
+	ready = t ? mf_access_by(t, MF_READ, issue, h->cfg.line_bytes, c->who) :
+		    issue;
 	if (t)
 		c->st.mem_reads[t->cxl]++;
 	*from_mem = true;
@@ -125,6 +135,19 @@ static void l1_insert(struct tm_host_mem *h, struct tm_cpu_mem *c,
 		l2_insert(h, c, victim, MC_DIRTY, now, now);
 }
 
+/* Arbitration before reserving for @line at @now (see tm_host_mem.turn). */
+static void take_turn(struct tm_host_mem *h, struct tm_cpu_mem *c,
+		      uint64_t line, double now)
+{
+	struct mf_target *t;
+
+	if (!h->turn)
+		return;
+	t = mf_decode(h->fabric, line << h->line_shift, false);
+	if (t)
+		h->turn(c, t, now);
+}
+
 /* Run the stream prefetcher after the core touched @line at @now. */
 static void prefetch(struct tm_host_mem *h, struct tm_cpu_mem *c,
 		     uint64_t line, double now)
@@ -142,8 +165,9 @@ static void prefetch(struct tm_host_mem *h, struct tm_cpu_mem *c,
 		if (mc_contains(&c->l2, l))
 			continue;
 		/* a prefetch never stalls the core: stop when slots run out */
-		if (!mf_window_free(&c->win, now))
+		if (!mf_window_has_free(&c->win, now))
 			break;
+		take_turn(h, c, l, now);
 		llc_lock(h);
 		ready = llc_fill(h, c, l, now, &from_mem);
 		llc_unlock(h);
@@ -174,12 +198,12 @@ double tm_mem_access(struct tm_host_mem *h, struct tm_cpu_mem *c, uint64_t pa,
 		return now;
 	c->last_line = line + 1;	/* 0: none yet */
 	c->last_dirty = store;
-	if (mc_lookup(&c->l1, line, set, &ready, &flags)) {
+	if (mc_lookup_at(&c->l1, line, set, now, &ready, &flags)) {
 		c->last_dirty = store || (flags & MC_DIRTY);
 		goto done;
 	}
 	c->st.l1_miss++;
-	if (mc_lookup(&c->l2, line, 0, &ready, &flags)) {
+	if (mc_lookup_at(&c->l2, line, 0, now, &ready, &flags)) {
 		if (flags & MC_PREFETCHED) {
 			mc_clear_flags(&c->l2, line, MC_PREFETCHED);
 			prefetch(h, c, line, now);
@@ -190,6 +214,7 @@ double tm_mem_access(struct tm_host_mem *h, struct tm_cpu_mem *c, uint64_t pa,
 	c->st.l2_miss++;
 	/* a demand miss needs a miss slot like any other */
 	issue = mf_window_slot(&c->win, now);
+	take_turn(h, c, line, now);
 	llc_lock(h);
 	ready = llc_fill(h, c, line, issue, &from_mem);
 	llc_unlock(h);

@@ -36,15 +36,24 @@ struct tm_mem_stats {
 	double stall_ns;
 };
 
+struct tm_cpu_mem;
+
 struct tm_host_mem {
 	struct tm_mem_cfg cfg;
 	unsigned int line_shift;
 	struct mc_level llc;
 	int llc_lock;
 	struct mf_fabric *fabric;
+	/*
+	 * Called before a miss or a prefetch reserves on @t's path at @now;
+	 * may wait in host time for other requesters to catch up in modeled
+	 * time (model_share.h). NULL: no arbitration (one requester).
+	 */
+	void (*turn)(struct tm_cpu_mem *c, struct mf_target *t, double now);
 };
 
 struct tm_cpu_mem {
+	int who;		/* requester id on shared resources; -1 none */
 	/* the line touched last: in L1 and most recent, so a repeat is a hit */
 	uint64_t last_line;
 	bool last_dirty;

@@ -23,6 +23,17 @@ void tm_sync_stop(struct tm_sync *s, int slot)
 	__atomic_store_n(&s->slot[slot], 0, __ATOMIC_RELEASE);
 }
 
+uint64_t tm_sync_stale_before(const struct tm_sync *s)
+{
+	return s->beat && s->stale_ms ? mono_ms() - s->stale_ms : 0;
+}
+
+bool tm_sync_stale(const struct tm_sync *s, int slot, uint64_t stale_before)
+{
+	return stale_before &&
+	       __atomic_load_n(&s->beat[slot], __ATOMIC_RELAXED) < stale_before;
+}
+
 double tm_sync_min(const struct tm_sync *s, int except)
 {
 	int n = __atomic_load_n(s->nslots, __ATOMIC_ACQUIRE);

@@ -61,7 +61,17 @@ struct tm_sync {
 };
 
 void tm_sync_publish(struct tm_sync *s, int slot, double now);
+/* Publish the clock only, not a check-in (no host-time beat): cheap. */
+static inline void tm_sync_publish_clock(struct tm_sync *s, int slot,
+					 double now)
+{
+	__atomic_store_n(&s->slot[slot], (uint64_t)now + 1, __ATOMIC_RELEASE);
+}
 void tm_sync_stop(struct tm_sync *s, int slot);
+/* Host ms before which a slot's last check-in is stale; 0: never stale. */
+uint64_t tm_sync_stale_before(const struct tm_sync *s);
+/* Has @slot been silent since before @stale_before (see above)? */
+bool tm_sync_stale(const struct tm_sync *s, int slot, uint64_t stale_before);
 /* Smallest published time of running slots other than @except; -1: none. */
 double tm_sync_min(const struct tm_sync *s, int except);
 /* Publish @now; true when @slot is more than the skew ahead of the rest. */

@@ -15,7 +15,8 @@ void write_report(void)
 		.mine = tp.mine, .nres = tp.shm->nres,
 		.ns_per_insn = tp.cfg.ns_per_insn, .skew_ns = tp.cfg.skew_ns,
 		.sync_timeouts = tp.sync_timeouts,
-		.stale_rejoins = tp.stale_rejoins, .armed = tp.armed == 2,
+		.stale_rejoins = tp.stale_rejoins,
+		.share_waits = tp.share_waits, .armed = tp.armed == 2,
 	};
 	char *err = NULL;
 

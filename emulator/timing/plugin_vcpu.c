@@ -4,6 +4,8 @@
  * feeds the model, and check-ins that keep vCPUs and hosts within the
  * skew bound.
  */
+#include <sched.h>
+#include <stddef.h>
 #include <string.h>
 #include <time.h>
 
@@ -31,6 +33,7 @@ struct vcpu *vcpu_get(unsigned int vi)
 		start = tm_sync_min(&tp.sync, v->slot);
 		v->clk.ns_per_insn = tp.cfg.ns_per_insn;
 		tm_vclock_start(&v->clk, insns_of(vi), start > 0 ? start : 0);
+		v->mem.who = v->slot;
 		tm_shared_use_slot(tp.shm, v->slot);
 		tm_sync_publish(&tp.sync, v->slot, v->clk.offset_ns);
 		__atomic_store_n(&tp.cpu[vi], v, __ATOMIC_RELEASE);
@@ -71,28 +74,17 @@ static void sync_point(struct vcpu *v, unsigned int vi, double now)
 	v->next_sync = now + tp.cfg.skew_ns / 4.0;
 }
 
-void on_mem(unsigned int vi, qemu_plugin_meminfo_t info, uint64_t vaddr,
-		   void *udata)
+/* One access; loads and stores have their own callbacks (no is_store call). */
+/* Everything but a repeat of the last line: out of line (see on_mem). */
+static __attribute__((noinline, cold)) void
+on_mem_slow(unsigned int vi, qemu_plugin_meminfo_t info, uint64_t vaddr,
+	    uint64_t vline, bool store)
 {
-	bool store = qemu_plugin_mem_is_store(info);
-	uint64_t vline = (vaddr >> tp.mem.line_shift) + 1;
 	struct qemu_plugin_hwaddr *hw;
-	struct vcpu *v;
+	struct vcpu *v = vi < TM_MAX_VCPUS ? tp.cpu[vi] : NULL;
 	uint64_t pa;
 	double now, go;
 
-	/*
-	 * The virtual line touched last, again: an L1 hit with nothing to
-	 * charge; skip even the address translation. (Wrong only if another
-	 * process's first access after a switch hits the very same line.)
-	 */
-	v = vi < TM_MAX_VCPUS ? tp.cpu[vi] : NULL;
-	if (v && v->last_vline == vline && (v->mem.last_dirty || !store)) {
-		v->mem.st.accesses++;
-		v->mem.st.loads += !store;
-		v->mem.st.stores += store;
-		return;
-	}
 	hw = qemu_plugin_get_hwaddr(info, vaddr);
 	if (!hw)
 		return;
@@ -111,6 +103,76 @@ void on_mem(unsigned int vi, qemu_plugin_meminfo_t info, uint64_t vaddr,
 	v->clk.stall_ns += go - now;
 	if (go >= v->next_sync)
 		sync_point(v, vi, go);
+}
+
+/*
+ * One access; loads and stores have their own callbacks (no is_store
+ * call). Most accesses repeat the line before them: that case is kept
+ * small enough to need no register spills.
+ */
+static inline void on_mem(unsigned int vi, qemu_plugin_meminfo_t info,
+			  uint64_t vaddr, bool store)
+{
+	uint64_t vline = (vaddr >> tp.mem.line_shift) + 1;
+	struct vcpu *v = vi < TM_MAX_VCPUS ? tp.cpu[vi] : NULL;
+
+	/*
+	 * The virtual line touched last, again: an L1 hit with nothing to
+	 * charge; skip even the address translation. (Wrong only if another
+	 * process's first access after a switch hits the very same line.)
+	 */
+	if (v && v->last_vline == vline && (v->mem.last_dirty || !store)) {
+		v->mem.st.accesses++;
+		v->mem.st.loads += !store;
+		v->mem.st.stores += store;
+		return;
+	}
+	on_mem_slow(vi, info, vaddr, vline, store);
+}
+
+/*
+ * Arbitration by modeled time (model_share.h): before a miss reserves
+ * shared bandwidth, publish our clock and wait while an active sharer is
+ * behind us. Publishing on every miss also lets sharers waiting on us go
+ * on as soon as we pass them. (Clock only: the check-in beat stays with
+ * sync_point, and clock_gettime per miss would cost.)
+ */
+void plugin_turn(struct tm_cpu_mem *c, struct mf_target *t, double now)
+{
+	struct vcpu *v = (struct vcpu *)((char *)c - offsetof(struct vcpu, mem));
+	struct timespec pause = { 0, 20000 };
+	uint64_t deadline = 0;
+
+	tm_sync_publish_clock(&tp.sync, v->slot, now);
+	for (int spins = 0;
+	     ms_blocker(t, &tp.sync, v->slot, now, tp.share_ns) >= 0; spins++) {
+		if (spins < 64) {	/* a sharer on another core: soon */
+			sched_yield();
+			continue;
+		}
+		if (!deadline) {
+			deadline = host_ms() + tp.sync_timeout_ms;
+			__atomic_fetch_add(&tp.share_waits, 1,
+					   __ATOMIC_RELAXED);
+		} else if (host_ms() > deadline) {
+			__atomic_fetch_add(&tp.sync_timeouts, 1,
+					   __ATOMIC_RELAXED);
+			return;
+		}
+		nanosleep(&pause, NULL);
+	}
+}
+
+void on_load(unsigned int vi, qemu_plugin_meminfo_t info, uint64_t vaddr,
+	     void *udata)
+{
+	on_mem(vi, info, vaddr, false);
+}
+
+void on_store(unsigned int vi, qemu_plugin_meminfo_t info, uint64_t vaddr,
+	      void *udata)
+{
+	on_mem(vi, info, vaddr, true);
 }
 
 /* A halted vCPU holds nobody back; back from halt, it joins the others. */

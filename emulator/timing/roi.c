@@ -172,9 +172,9 @@ bool roi_write_report(struct roi_log *l, const struct roi_report_ctx *ctx,
 	fprintf(f, ",\n  \"time\": \"modeled\",\n  \"armed\": %s,\n"
 		"  \"ns_per_insn\": %g,\n  \"skew_ns\": %" PRIu64 ",\n"
 		"  \"sync_timeouts\": %" PRIu64 ",\n  \"stale_rejoins\": %"
-		PRIu64 ",\n  \"rois\": [\n",
+		PRIu64 ",\n  \"share_waits\": %" PRIu64 ",\n  \"rois\": [\n",
 		ctx->armed ? "true" : "false", ctx->ns_per_insn, ctx->skew_ns,
-		ctx->sync_timeouts, ctx->stale_rejoins);
+		ctx->sync_timeouts, ctx->stale_rejoins, ctx->share_waits);
 	g_mutex_lock(&l->lock);
 	for (guint i = 0; i < l->done->len; i++) {
 		write_roi(f, ctx, &g_array_index(l->done, struct roi_record, i));

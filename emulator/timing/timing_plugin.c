@@ -53,11 +53,15 @@ static void instrument(struct qemu_plugin_tb *tb, bool full)
 		if (full)
 			qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(
 				insn, QEMU_PLUGIN_INLINE_ADD_U64, insns, 1);
-		if (full)
+		if (!full)
+			continue;
+		qemu_plugin_register_vcpu_mem_cb(insn, on_load,
+						 QEMU_PLUGIN_CB_NO_REGS,
+						 QEMU_PLUGIN_MEM_R, NULL);
+		if (tp.stores)
 			qemu_plugin_register_vcpu_mem_cb(
-				insn, on_mem, QEMU_PLUGIN_CB_NO_REGS,
-				tp.stores ? QEMU_PLUGIN_MEM_RW : QEMU_PLUGIN_MEM_R,
-				NULL);
+				insn, on_store, QEMU_PLUGIN_CB_NO_REGS,
+				QEMU_PLUGIN_MEM_W, NULL);
 	}
 }
 
@@ -141,6 +145,8 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 			tp.sync_timeout_ms = atoi(val);
 		else if (!strcmp(key, "stale_ms"))
 			tp.stale_ms = atoi(val);
+		else if (!strcmp(key, "share_ns"))
+			tp.share_ns = strtoull(val, NULL, 10);
 		else
 			return fail("cxlbed-timing: unknown option %s\n", argv[i]);
 	}
@@ -159,6 +165,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 		return fail("cxlbed-timing: %s\n", err);
 	if (!tm_host_mem_init(&tp.mem, &tp.cfg.mem, tp.fabric))
 		return fail("cxlbed-timing: %s\n", "cache geometry unusable");
+	tp.mem.turn = plugin_turn;
 	tm_shared_sync(tp.shm, &tp.sync, tp.cfg.skew_ns, tp.stale_ms);
 	roi_log_init(&tp.log, TM_MAX_RES);
 	tp.report = g_strdup(report ? report : tp.cfg.report ? tp.cfg.report :

@@ -10,6 +10,7 @@
 
 #include "qemu-plugin-api.h"
 #include "model_mem.h"
+#include "model_share.h"
 #include "model_time.h"
 #include "roi.h"
 #include "shm_links.h"
@@ -43,6 +44,8 @@ struct tp_state {
 	unsigned int sync_timeout_ms;
 	uint64_t sync_timeouts;
 	uint64_t stale_rejoins;	/* clock jumps after a long silence */
+	uint64_t share_waits;	/* see plugin_turn() */
+	uint64_t share_ns;	/* slack of the arbitration by modeled time */
 	int hosts;		/* hosts of the run that must arm before any runs */
 	bool kernel;		/* model guest kernel code too */
 	unsigned int stale_ms;	/* see struct tm_sync */
@@ -53,10 +56,13 @@ extern struct tp_state tp;
 /* plugin_vcpu.c: clocks, the memory callback, halts */
 uint64_t insns_of(unsigned int vi);
 struct vcpu *vcpu_get(unsigned int vi);
-void on_mem(unsigned int vi, qemu_plugin_meminfo_t info, uint64_t vaddr,
-	    void *udata);
+void on_load(unsigned int vi, qemu_plugin_meminfo_t info, uint64_t vaddr,
+	     void *udata);
+void on_store(unsigned int vi, qemu_plugin_meminfo_t info, uint64_t vaddr,
+	      void *udata);
 void on_idle(qemu_plugin_id_t id, unsigned int vi);
 void on_resume(qemu_plugin_id_t id, unsigned int vi);
+void plugin_turn(struct tm_cpu_mem *c, struct mf_target *t, double now);
 
 /* plugin_roi.c: markers, arming, the report */
 void on_marker(unsigned int vi, void *udata);

@@ -32,7 +32,7 @@ int main(void)
 	uint8_t insn[8] = { 0x0f, 0x1f, 0x84, 0x00 };
 	uint32_t word = CXLBED_ROI_WORD(CXLBED_ROI_END, 42);
 
-	plan(13);
+	plan(15);
 	/* 2 sets x 2 ways of 64-byte lines */
 	ok(mc_level_init(&l, 256, 2, 64), "a 256-byte 2-way level");
 	mc_insert(&l, 0, MC_DIRTY, 0, NULL);
@@ -93,5 +93,32 @@ int main(void)
 			    &err) && strstr(err, "bad.cfg:2: unknown key"),
 	   "errors name file and line");
 	diag("%s", err);
+
+	/* LRU stamps that reach the top of their field are halved, in order */
+	{
+		struct mc_level w;
+		uint64_t v = 0;
+		bool dirty;
+
+		mc_level_init(&w, 128, 2, 64);	/* one set, two ways */
+		w.clock = MC_STAMP_MAX - 2;
+		mc_insert(&w, 10, MC_DIRTY, 0, &v);
+		mc_insert(&w, 20, MC_DIRTY, 0, &v);
+		mc_lookup(&w, 10, 0, NULL, NULL);	/* wraps here */
+		dirty = mc_insert(&w, 30, 0, 0, &v);
+		ok(dirty && v == 20 &&
+		   mc_contains(&w, 10) && w.clock < MC_STAMP_MAX,
+		   "LRU order survives the stamp wrap (evicted %lu)",
+		   (unsigned long)v);
+		mc_level_free(&w);
+		/* a set count that is not a power of two: victims decode */
+		mc_level_init(&w, 3 * 64, 1, 64);	/* three sets, 1 way */
+		mc_insert(&w, 7, MC_DIRTY, 0, &v);
+		dirty = mc_insert(&w, 7 + 3 * 1000, 0, 0, &v);
+		ok(dirty && v == 7,
+		   "victim line rebuilt from set and tag (%lu)",
+		   (unsigned long)v);
+		mc_level_free(&w);
+	}
 	return done_testing();
 }

@@ -37,7 +37,7 @@ int main(void)
 	double want;
 	int n;
 
-	plan(8);
+	plan(9);
 	if (!t) {
 		diag("%s", e->message);
 		plan_skip_all("topology parser not available");
@@ -81,6 +81,37 @@ int main(void)
 	   !strcmp(m->res[3]->name, "media:mem2"),
 	   "resources top-down: bridge, switch link, device link, media");
 	g_free(text);
+	/*
+	 * QoS: a per-host cap on the switch's link (the parser has no key
+	 * for it yet; set it as one would): a private resource just above
+	 * the shared link in this host's paths.
+	 */
+	{
+		struct cb_switch *sw = g_ptr_array_index(h->switches, 0);
+		struct tm_config c2;
+		struct mf_fabric *f2 = NULL;
+		double *cap = g_new(double, 1);
+
+		*cap = 5;
+		if (!sw->link.host_caps_gbps)
+			sw->link.host_caps_gbps = g_hash_table_new_full(
+				g_str_hash, g_str_equal, g_free, g_free);
+		g_hash_table_insert(sw->link.host_caps_gbps, g_strdup(h->id),
+				    cap);
+		text = timing_config_text(t, h, &o);
+		if (tm_config_parse("gen-cap", text, &c2, &err))
+			f2 = tm_fabric_build(&c2, s, NULL, &err);
+		m = f2 ? mf_decode(f2, 0x110000000ull, true) : NULL;
+		ok(m && m->nres == 5 &&
+		   !strcmp(m->res[1]->name, "cap:link:sw0:h0") &&
+		   m->res[1]->gbps[MF_READ] == 5 &&
+		   !strcmp(m->res[2]->name, "link:sw0"),
+		   "a host cap on link:sw0 becomes cap:link:sw0:h0 (5 GB/s) "
+		   "just above it");
+		if (!m)
+			diag("%s\n%s", err ? err : "", text);
+		g_free(text);
+	}
 	topology_free(t);
 	return done_testing();
 }
