@@ -24,8 +24,8 @@ $(TIMING_PLUGIN): $(TIMING_QEMU_OBJS) $(TIMING_MODEL_OBJS)
 	$(CC) -shared -o $@ $^ $(TIMING_LIBS)
 
 $(B)/tests/timing-%: $(TIMING_DIR)/tests/%.c $(TIMING_MODEL_OBJS) tests/unit/tap.h
-	@mkdir -p $(@D)
-	$(CC) $(BASE_CFLAGS) $(CFLAGS) $(TIMING_CFLAGS) -I$(TIMING_DIR) -Itests/unit \
+	@mkdir -p $(@D) $(B)/obj/tests
+	$(CC) $(BASE_CFLAGS) -MF $(B)/obj/tests/$(@F).d $(CFLAGS) $(TIMING_CFLAGS) -I$(TIMING_DIR) -Itests/unit \
 		-o $@ $< $(TIMING_MODEL_OBJS) $(TIMING_LIBS)
 
 # The guest side of the benchmark: a static memory-bound loop.
@@ -48,8 +48,8 @@ bench: $(B)/timing/membench
 # with the plugin's parser.
 $(B)/tests/timing-config-gen: $(TIMING_DIR)/tests/host/config_gen.c \
 		$(TIMING_MODEL_OBJS) $(B)/libcxlbed-host.a tests/unit/tap.h
-	@mkdir -p $(@D)
-	$(CC) $(BASE_CFLAGS) $(CFLAGS) $(GLIB_CFLAGS) $(HOST_INC) -I$(TIMING_DIR) \
+	@mkdir -p $(@D) $(B)/obj/tests
+	$(CC) $(BASE_CFLAGS) -MF $(B)/obj/tests/$(@F).d $(CFLAGS) $(GLIB_CFLAGS) $(HOST_INC) -I$(TIMING_DIR) \
 		-Itests/unit -o $@ $< $(TIMING_MODEL_OBJS) $(B)/libcxlbed-host.a \
 		$(GLIB_LIBS) -lpthread -lm -lrt
 UNIT_TESTS += $(B)/tests/timing-config-gen
