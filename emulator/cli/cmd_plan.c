@@ -5,6 +5,7 @@
  * run would put them.
  */
 #include "commands.h"
+#include "data_check.h"
 #include "argv.h"
 #include "cdat.h"
 #include "error.h"
@@ -92,6 +93,7 @@ int cmd_plan(int argc, char **argv)
 		g_printerr("%s\n", error->message);
 		return error->domain == CXLBED_ERROR ? error->code : 2;
 	}
+	data_check_warn(t);
 	o.qemu = qemu;
 	o.kernel = kernel;
 	o.initrd = initrd;

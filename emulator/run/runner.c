@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "runner.h"
 #include "agent.h"
+#include "data_check.h"
 #include "pool_check.h"
 #include "timing_run.h"
 #include "argv.h"
@@ -267,6 +268,7 @@ static bool enumerate_host(struct run *run, struct host_run *hr, GError **error)
 	verify_fill_nodes(hr->res, hr->h, en);
 	if (run->opts->timing && !timing_check_region_bases(run->res, hr->h, en))
 		progress(hr->h->id, "enumerate", "region bases differ from the timing model's");
+	data_check_regions(run->res, hr->h, hr->agent, en, deadline_in(run, 180));
 	if (!verify_enumeration(run->res, hr->h, en))
 		progress(hr->h->id, "enumerate", "MISMATCH with the topology (see checks)");
 	else
@@ -603,6 +605,7 @@ int runner_run(const struct scenario *s, const struct cb_topology *t,
 	progress_start();
 	progress(NULL, "run", "%s: topology %s, scenario %s -> %s", res->run_id,
 		 t->file, s->name, run.dir);
+	data_check_warn(t);
 	if (!prepare_dir(&run, &err)) {
 		progress(NULL, "FAILED", "%s", err->message);
 		g_ptr_array_unref(run.hosts);
