@@ -166,6 +166,12 @@ static void explain_exit(struct run *run, struct host_run *hr, GError **error)
 	g_autofree char *text = NULL;
 	g_autofree char *how = NULL;
 
+	/*
+	 * A closed socket is usually QEMU dying: its fds close before it
+	 * can be reaped, so give it a moment to finish.
+	 */
+	for (int i = 0; hr->proc && !qemu_proc_exited(hr->proc) && i < 50; i++)
+		g_usleep(20 * 1000);
 	if (!hr->proc || !qemu_proc_exited(hr->proc))
 		return;
 	how = qemu_proc_describe_exit(hr->proc);
@@ -184,7 +190,6 @@ static bool connect_host(struct run *run, struct host_run *hr, GError **error)
 
 	hr->qmp = qmp_connect(qmp_sock, hr->log, deadline_in(run, QMP_CONNECT_S), error);
 	if (!hr->qmp) {
-		g_usleep(100 * 1000);	/* let a dying QEMU finish dying */
 		explain_exit(run, hr, error);
 		return false;
 	}
@@ -195,7 +200,6 @@ static bool connect_host(struct run *run, struct host_run *hr, GError **error)
 	hr->agent = agent_connect(agent_sock, hr->log,
 				  deadline_in(run, run->scn->boot_timeout_s), error);
 	if (!hr->agent) {
-		g_usleep(100 * 1000);
 		explain_exit(run, hr, error);
 		return false;
 	}
