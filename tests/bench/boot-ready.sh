@@ -16,7 +16,7 @@ while [ $i -le $runs ]; do
 	"$top/cxlbed" run --boot-only --out "$tmp/$i" "$topo" >/dev/null 2>&1 || {
 		echo "run $i failed; see: $top/cxlbed run --boot-only $topo"; exit 1; }
 	v=$(jq -r .boot_ready_s "$tmp/$i/summary.json")
-	agent=$(grep -m1 -o 'uptime_s":[0-9.]*' "$tmp/$i/qmp-h0.log" | cut -d: -f2)
+	agent=$(grep -m1 -o 'uptime_s":[0-9.]*' "$tmp/$i/qmp-h0.log" | cut -d: -f2 | awk '{printf "%.2f", $1}')
 	echo "  run $i: boot_ready_s $v (guest uptime at agent hello: ${agent:-?} s)"
 	echo "$v" >>"$tmp/all"
 	i=$((i + 1))
