@@ -321,11 +321,31 @@ static void absorb_output(struct res_host *rh, int node, JsonObject *out)
 	}
 }
 
-/* "ns_per_access 271.4, bytes 4194304": a workload's numbers, readable. */
+/*
+ * "ns_per_access 271.4, bytes 4194304": a workload's numbers, readable.
+ * With the timing model, its modeled figures, marked as such, instead of
+ * the guest clock's.
+ */
 static char *format_figures(JsonObject *out)
 {
 	g_autoptr(GString) s = g_string_new(NULL);
-	g_autoptr(GList) members = json_object_get_members(out);
+	g_autoptr(GList) members = NULL;
+
+	if (json_object_has_member(out, "modeled")) {
+		out = json_object_get_object_member(out, "modeled");
+		g_string_append(s, "modeled:");
+		members = json_object_get_members(out);
+		for (GList *l = members; l; l = l->next) {
+			JsonNode *v = json_object_get_member(out, l->data);
+
+			if (JSON_NODE_HOLDS_VALUE(v) &&
+			    json_node_get_value_type(v) == G_TYPE_DOUBLE)
+				g_string_append_printf(s, " %s %.4g", (char *)l->data,
+						       json_node_get_double(v));
+		}
+		return g_string_free(g_steal_pointer(&s), FALSE);
+	}
+	members = json_object_get_members(out);
 
 	for (GList *l = members; l; l = l->next) {
 		JsonNode *v = json_object_get_member(out, l->data);
