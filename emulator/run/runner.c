@@ -560,9 +560,8 @@ static void teardown(struct run *run)
 
 			result_check(run->res, name, false, "QEMU ended before teardown: %s", how);
 		}
-		if (hr->proc)
-			qemu_proc_stop(hr->proc, died ? NULL : hr->qmp, STOP_GRACE_MS);
 		if (hr->proc) {
+			qemu_proc_stop(hr->proc, died ? NULL : hr->qmp, STOP_GRACE_MS);
 			hr->res->exit = died ? qemu_proc_describe_exit(hr->proc) :
 				g_strdup("stopped by cxlbed");
 			progress(hr->h->id, "teardown", "QEMU %s", hr->res->exit);
@@ -577,22 +576,15 @@ static void teardown(struct run *run)
 		hr->log = NULL;
 		qemu_proc_free(hr->proc);
 		hr->proc = NULL;
-	}
-	if (run->opts->timing)
-		timing_run_cleanup(run->res->run_id);
-	/* Sockets are meaningless after the run. */
-	cb_foreach(run->hosts, struct host_run, hr) {
+		/* Sockets are meaningless after the run. */
 		g_autofree char *q = qemu_qmp_socket(run->dir, hr->h);
 		g_autofree char *a = qemu_agent_socket(run->dir, hr->h);
 
 		unlink(q);
 		unlink(a);
 	}
-}
-
-static void host_run_free(gpointer p)
-{
-	g_free(p);
+	if (run->opts->timing)
+		timing_run_cleanup(run->res->run_id);
 }
 
 static bool host_selected(const struct run *run, const struct cb_host *h)
@@ -613,7 +605,7 @@ int runner_run(const struct scenario *s, const struct cb_topology *t,
 	int rc;
 
 	run.deadline = t0 + (gint64)s->timeout_s * G_USEC_PER_SEC;
-	run.hosts = g_ptr_array_new_with_free_func(host_run_free);
+	run.hosts = g_ptr_array_new_with_free_func(g_free);
 	res->run_id = make_run_id(t);
 	res->topology = g_strdup(t->file);
 	res->topology_name = g_strdup(t->name);
