@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
- * cxlbed-chase: idle load-to-use latency of one NUMA node. A pointer chase
- * through one random cycle over a working set much larger than the caches:
- * every load depends on the previous one, so ns/access is the latency.
- * The chase is region of interest 1 for the timing model.
+ * cxlbed-chase: idle load-to-use latency of one NUMA node. A chase through
+ * every line of a working set much larger than the caches in a scattered
+ * order (cycle.h: stored pointers or a computed order): every load depends
+ * on the previous one, so ns/access is the latency. The chase is region of
+ * interest 1 for the timing model.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -15,7 +16,7 @@
 #include "wl.h"
 
 /* Keeps the chase from being optimised away. */
-static volatile uintptr_t sink;
+static volatile uint64_t sink;
 
 int main(int argc, char **argv)
 {
@@ -27,14 +28,15 @@ int main(int argc, char **argv)
 			     .evict = WL_EVICT_DEFAULT };
 	struct roi_entry e = { .id = ROI_CHASE, .kind = "chase",
 			       .role = "chaser" };
-	struct wl_line *buf, *p;
-	uint64_t done = 0, chunk;
+	struct wl_chain chain;
+	struct wl_line *buf;
+	uint64_t done = 0, chunk, at;
 	double t0, t1, placed;
 	size_t n;
 
 	cxlbed_roi_arm();	/* early: arming re-reads the plugin's config */
 	wl_parse("chase", argc, argv, &o, WL_OPT_ACCESSES | WL_OPT_SECONDS |
-		 WL_OPT_DAX);
+		 WL_OPT_DAX | WL_OPT_CHAIN);
 	wl_pin("chase", 0);	/* the region is then one vCPU's */
 	n = o.bytes / WL_LINE;
 	if (o.dax) {
@@ -44,17 +46,17 @@ int main(int argc, char **argv)
 		buf = wl_alloc_on_node("chase", n * WL_LINE, o.node);
 		placed = wl_on_node(buf, n * WL_LINE, o.node);
 	}
-	wl_cycle_build("chase", buf, n, 0x9e3779b97f4a7c15ULL);
+	wl_chain_build("chase", &chain, buf, n, 0x9e3779b97f4a7c15ULL, o.chain);
 	wl_evict_init("chase", o.evict);
 
-	p = wl_cycle_walk(&buf[0], 10000);	/* warm the TLB a little */
+	at = wl_chain_walk(&chain, 10000);	/* warm the TLB a little */
 	wl_evict();
 	/* With --seconds, run in chunks until the time is up. */
 	chunk = o.seconds > 0 ? 65536 : o.accesses;
 	cxlbed_roi_begin(ROI_CHASE);
 	t0 = wl_now();
 	do {
-		p = wl_cycle_walk(p, chunk);
+		at = wl_chain_walk(&chain, chunk);
 		done += chunk;
 		t1 = wl_now();
 	} while (o.seconds > 0 && t1 - t0 < o.seconds);
@@ -63,13 +65,13 @@ int main(int argc, char **argv)
 
 	printf("{\"workload\":\"chase\",\"node\":%d,\"bytes\":%zu,\"accesses\":%llu,"
 	       "\"ns_per_access\":%.1f,\"seconds\":%.3f,\"on_node\":%.2f,"
-	       "\"clock\":\"guest\"",
+	       "\"clock\":\"guest\",\"chain\":\"%s\"",
 	       o.node, n * WL_LINE, (unsigned long long)done,
-	       (t1 - t0) * 1e9 / done, t1 - t0, placed);
+	       (t1 - t0) * 1e9 / done, t1 - t0, placed, wl_chain_name(&chain));
 	if (o.dax)
 		printf(",\"dax\":\"%s\"", o.dax);
 	roi_print(stdout);
 	printf("}\n");
-	sink = (uintptr_t)p;
+	sink = at;
 	return 0;
 }

@@ -7,6 +7,7 @@
  * streamers' regions. One point of the latency-bandwidth curve per run:
  * (aggregate streamer GB/s, chaser ns per access). With --dax daxN.M the
  * chaser's cycle and then the streamers' buffers lie in the devdax device.
+ * The chaser's chain is stored or computed (cycle.h, --chain).
  *
  * --neighbour HOST makes the run on that host the noisy neighbour of the
  * others sharing the --dax device (a pool): there thread 0 streams instead
@@ -45,6 +46,8 @@ static struct wl_opts o = {
 	.accesses = 100000, .load_threads = 1, .passes = 1,
 	.kinds = 1 << WL_READ, .evict = WL_EVICT_DEFAULT,
 };
+static struct wl_chain chain;	/* the chaser's */
+static volatile uint64_t sink;	/* keeps the chase live */
 static pthread_barrier_t bar;
 static atomic_int streamers_left;
 static double t_start;
@@ -82,8 +85,7 @@ static void chase(struct worker *w)
 	uint64_t limit = o.load_threads ? lines : (o.accesses < lines ? o.accesses : lines);
 	struct roi_entry e = { .id = ROI_LOADED_CHASE, .kind = "chase",
 			       .role = "chaser" };
-	struct wl_line *p = w->buf;
-	uint64_t done = 0, step = o.load_threads ? 64 : limit;
+	uint64_t done = 0, step = o.load_threads ? 64 : limit, at = 0;
 
 	if (go_flag) {
 		*go_flag = GO_MAGIC;
@@ -93,7 +95,7 @@ static void chase(struct worker *w)
 	while (done < limit) {
 		if (step > limit - done)
 			step = limit - done;
-		p = wl_cycle_walk(p, step);
+		at = wl_chain_walk(&chain, step);
 		done += step;
 		if (o.load_threads && !atomic_load_explicit(&streamers_left,
 							    memory_order_relaxed))
@@ -105,7 +107,7 @@ static void chase(struct worker *w)
 		*go_flag = 0;
 	w->seconds = wl_now() - t_start;
 	w->accesses = done;
-	w->buf = p;	/* keeps the chase live */
+	sink = at;
 }
 
 static void stream(struct worker *w)
@@ -141,8 +143,8 @@ static void *worker(void *arg)
 		w->placed = wl_on_node(w->buf, w->bytes, o.node);
 	}
 	if (w->k == 0 && !neighbour)
-		wl_cycle_build("loaded", w->buf, w->bytes / WL_LINE,
-			       0x9e3779b97f4a7c15ULL);
+		wl_chain_build("loaded", &chain, w->buf, w->bytes / WL_LINE,
+			       0x9e3779b97f4a7c15ULL, o.chain);
 	pthread_barrier_wait(&bar);
 	wl_evict();
 	if (w->k == 0 && neighbour && go_flag)
@@ -166,7 +168,8 @@ int main(int argc, char **argv)
 
 	cxlbed_roi_arm();	/* early: arming re-reads the plugin's config */
 	wl_parse("loaded", argc, argv, &o, WL_OPT_ACCESSES | WL_OPT_MIX |
-		 WL_OPT_PATTERN | WL_OPT_PASSES | WL_OPT_LOAD | WL_OPT_DAX);
+		 WL_OPT_PATTERN | WL_OPT_PASSES | WL_OPT_LOAD | WL_OPT_DAX |
+		 WL_OPT_CHAIN);
 	if (o.kinds & (o.kinds - 1))
 		wl_fail("loaded", "--mix: one of read|write|2:1|1:1");
 	if (o.load_threads > wl_ncpus() - 1)
@@ -220,6 +223,8 @@ int main(int argc, char **argv)
 	       neighbour ? 0.0 : w[0].seconds,
 	       load_s > 0 ? load_bytes / load_s / 1e9 : 0.0, load_bytes,
 	       load_s, placed);
+	if (!neighbour)		/* a neighbour builds no chain */
+		printf(",\"chain\":\"%s\"", wl_chain_name(&chain));
 	if (o.dax)
 		printf(",\"dax\":\"%s\"", o.dax);
 	if (o.neighbour)

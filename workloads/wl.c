@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cycle.h"
 #include "pass.h"
 #include "wl.h"
 
@@ -76,9 +77,22 @@ static unsigned int parse_mix(const char *name, const char *s)
 	wl_fail(name, "--mix wants read|write|2:1|1:1|all, not '%s'", s);
 }
 
+static int parse_chain(const char *name, const char *s)
+{
+	static const char *const modes[] = {
+		[WL_CHAIN_STORED] = "stored", [WL_CHAIN_COMPUTED] = "computed",
+		[WL_CHAIN_AUTO] = "auto",
+	};
+
+	for (int m = 0; m < (int)(sizeof(modes) / sizeof(modes[0])); m++)
+		if (!strcmp(s, modes[m]))
+			return m;
+	wl_fail(name, "--chain wants stored|computed|auto, not '%s'", s);
+}
+
 static __attribute__((noreturn)) void usage(const char *name, unsigned int accept)
 {
-	printf("usage: cxlbed-%s [--node N] [--bytes SIZE] [--evict SIZE]%s%s%s%s%s%s%s%s\n"
+	printf("usage: cxlbed-%s [--node N] [--bytes SIZE] [--evict SIZE]%s%s%s%s%s%s%s%s%s\n"
 	       "Prints one JSON object line with the result.\n", name,
 	       accept & WL_OPT_ACCESSES ? " [--accesses N]" : "",
 	       accept & WL_OPT_SECONDS ? " [--seconds S]" : "",
@@ -88,7 +102,15 @@ static __attribute__((noreturn)) void usage(const char *name, unsigned int accep
 	       accept & WL_OPT_PASSES ? " [--passes N]" : "",
 	       accept & WL_OPT_LOAD ?
 			" [--load-threads N] [--stream-bytes SIZE] [--neighbour HOST]" : "",
-	       accept & WL_OPT_DAX ? " [--dax daxN.M]" : "");
+	       accept & WL_OPT_DAX ? " [--dax daxN.M]" : "",
+	       accept & WL_OPT_CHAIN ? " [--chain stored|computed|auto]" : "");
+	if (accept & WL_OPT_CHAIN)
+		printf("--chain: how the chase finds its next line. stored: pointers kept\n"
+		       "  in the lines (default without --dax). computed: from a counter,\n"
+		       "  each load still waiting for the one before, whatever memory holds:\n"
+		       "  for memory that keeps no data, as QEMU 10 does behind a second\n"
+		       "  switch level (timing-model figures only). auto (default with\n"
+		       "  --dax): stored if a sample of it reads back, else computed.\n");
 	exit(0);
 }
 
@@ -111,10 +133,11 @@ void wl_parse(const char *name, int argc, char **argv, struct wl_opts *o,
 		{ { "stream-bytes", required_argument, NULL, 'S' }, WL_OPT_LOAD },
 		{ { "neighbour", required_argument, NULL, 'N' }, WL_OPT_LOAD },
 		{ { "dax", required_argument, NULL, 'd' }, WL_OPT_DAX },
+		{ { "chain", required_argument, NULL, 'c' }, WL_OPT_CHAIN },
 	};
 	enum { N = sizeof(opts) / sizeof(opts[0]) };
 	struct option longopts[N + 1];
-	int c, nl = 0;
+	int c, nl = 0, chain = -1;
 
 	for (int i = 0; i < N; i++)
 		if (!opts[i].flag || (accept & opts[i].flag))
@@ -139,6 +162,7 @@ void wl_parse(const char *name, int argc, char **argv, struct wl_opts *o,
 		case 'S': o->stream_bytes = parse_size(name, optarg); break;
 		case 'd': o->dax = optarg; break;
 		case 'N': o->neighbour = optarg; break;
+		case 'c': chain = parse_chain(name, optarg); break;
 		case 'h': usage(name, accept);
 		default:
 			wl_fail(name, "bad option (see --help)");
@@ -148,6 +172,8 @@ void wl_parse(const char *name, int argc, char **argv, struct wl_opts *o,
 		wl_fail(name, "unexpected argument '%s'", argv[optind]);
 	if (o->dax && o->node >= 0)
 		wl_fail(name, "--dax and --node exclude each other");
+	/* a device may keep no data (see cycle.h): check it unless told */
+	o->chain = chain >= 0 ? chain : o->dax ? WL_CHAIN_AUTO : WL_CHAIN_STORED;
 }
 
 /* One unsigned number from a sysfs file of dax device @dax; 0 if none. */

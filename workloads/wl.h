@@ -18,6 +18,7 @@ enum {
 	WL_OPT_PASSES		= 1 << 5,
 	WL_OPT_LOAD		= 1 << 6,	/* --load-threads, --stream-bytes */
 	WL_OPT_DAX		= 1 << 7,	/* --dax daxN.M */
+	WL_OPT_CHAIN		= 1 << 8,	/* --chain stored|computed|auto */
 };
 
 struct wl_opts {
@@ -34,6 +35,8 @@ struct wl_opts {
 	size_t evict;		/* bytes read to empty the caches; 0: off */
 	const char *dax;	/* daxN.M: map the device instead of --node */
 	const char *neighbour;	/* cxlbed-loaded: the host that only streams */
+	int chain;		/* enum wl_chain_mode (cycle.h); without
+				 * --chain: auto with --dax, else stored */
 };
 
 /* Parse the common options plus those in @accept; exits on error. */
