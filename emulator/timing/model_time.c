@@ -31,7 +31,8 @@ uint64_t tm_sync_stale_before(const struct tm_sync *s)
 bool tm_sync_stale(const struct tm_sync *s, int slot, uint64_t stale_before)
 {
 	return stale_before &&
-	       __atomic_load_n(&s->beat[slot], __ATOMIC_RELAXED) < stale_before;
+	       __atomic_load_n(&s->beat[slot], __ATOMIC_RELAXED) < stale_before &&
+	       (!s->may_go_stale || s->may_go_stale(s->may_go_stale_ctx, slot));
 }
 
 double tm_sync_min(const struct tm_sync *s, int except)
@@ -46,7 +47,7 @@ double tm_sync_min(const struct tm_sync *s, int except)
 
 		if (i == except)
 			continue;
-		if (old && __atomic_load_n(&s->beat[i], __ATOMIC_RELAXED) < old)
+		if (tm_sync_stale(s, i, old))
 			continue;
 		v = __atomic_load_n(&s->slot[i], __ATOMIC_ACQUIRE);
 		if (v && (!min || v < min))

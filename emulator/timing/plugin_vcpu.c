@@ -13,8 +13,21 @@
 
 uint64_t insns_of(unsigned int vi)
 {
-	return *(uint64_t *)qemu_plugin_scoreboard_find(tp.sb, vi);
+	return ((struct vcpu_counts *)qemu_plugin_scoreboard_find(tp.sb, vi))->insns;
 }
+
+uint64_t kernel_tbs_of(unsigned int vi)
+{
+	return ((struct vcpu_counts *)qemu_plugin_scoreboard_find(tp.sb, vi))->kernel_tbs;
+}
+
+/*
+ * Kernel blocks a silent vCPU must have run to count as away in the
+ * kernel rather than descheduled by the host: well above the timer ticks
+ * of a stale_ms stretch (a few hundred blocks each), well below a real
+ * stint such as faulting in a buffer.
+ */
+#define TM_AWAY_KERNEL_TBS 100000
 
 struct vcpu *vcpu_get(unsigned int vi)
 {
@@ -33,6 +46,7 @@ struct vcpu *vcpu_get(unsigned int vi)
 		start = tm_sync_min(&tp.sync, v->slot);
 		v->clk.ns_per_insn = tp.cfg.ns_per_insn;
 		tm_vclock_start(&v->clk, insns_of(vi), start > 0 ? start : 0);
+		v->beat_ktbs = kernel_tbs_of(vi);
 		v->mem.who = v->slot;
 		tm_shared_use_slot(tp.shm, v->slot);
 		tm_sync_publish(&tp.sync, v->slot, v->clk.offset_ns);
@@ -50,15 +64,37 @@ static uint64_t host_ms(void)
 	return (uint64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+/* Kernel blocks @v has run since its last check-in. */
+static uint64_t kernel_tbs_since_beat(const struct vcpu *v, unsigned int vi)
+{
+	return kernel_tbs_of(vi) - __atomic_load_n(&v->beat_ktbs, __ATOMIC_RELAXED);
+}
+
+bool vcpu_may_go_stale(void *ctx, int slot)
+{
+	unsigned int vi = slot - tp.cfg.host_index * TM_MAX_VCPUS;
+	struct vcpu *v;
+
+	(void)ctx;
+	if (slot < tp.cfg.host_index * TM_MAX_VCPUS || vi >= TM_MAX_VCPUS)
+		return true;	/* another host's: only host time tells */
+	v = __atomic_load_n(&tp.cpu[vi], __ATOMIC_ACQUIRE);
+	return !v || kernel_tbs_since_beat(v, vi) > TM_AWAY_KERNEL_TBS;
+}
+
 static void sync_point(struct vcpu *v, unsigned int vi, double now)
 {
-	uint64_t ms = host_ms();
+	uint64_t ms = host_ms(), ktbs = kernel_tbs_of(vi);
 
 	/*
-	 * Silent for long (in unmodeled kernel code): the others stopped
-	 * waiting for us, so rejoin at their time, as after a halt.
+	 * Silent for long in unmodeled kernel code: the others stopped
+	 * waiting for us, so rejoin at their time, as after a halt. Silent
+	 * because the host did not run us (a busy host, more vCPUs than
+	 * cores): our clock is still right; keep it, and the others wait
+	 * for us again from here.
 	 */
-	if (tp.stale_ms && v->beat_ms && ms - v->beat_ms > tp.stale_ms) {
+	if (tp.stale_ms && v->beat_ms && ms - v->beat_ms > tp.stale_ms &&
+	    kernel_tbs_since_beat(v, vi) > TM_AWAY_KERNEL_TBS) {
 		double min = tm_sync_min(&tp.sync, v->slot);
 
 		if (min > now) {
@@ -71,6 +107,7 @@ static void sync_point(struct vcpu *v, unsigned int vi, double now)
 	if (!tm_sync_wait(&tp.sync, v->slot, now, tp.sync_timeout_ms))
 		__atomic_fetch_add(&tp.sync_timeouts, 1, __ATOMIC_RELAXED);
 	v->beat_ms = host_ms();
+	__atomic_store_n(&v->beat_ktbs, ktbs, __ATOMIC_RELAXED);
 	v->next_sync = now + tp.cfg.skew_ns / 4.0;
 }
 
@@ -121,7 +158,12 @@ static inline void on_mem(unsigned int vi, qemu_plugin_meminfo_t info,
 	 * charge; skip even the address translation. (Wrong only if another
 	 * process's first access after a switch hits the very same line.)
 	 */
-	if (v && v->last_vline == vline && (v->mem.last_dirty || !store)) {
+	if (v && v->last_vline == vline && (v->mem.last_dirty || !store) &&
+	    /*
+	     * ... except every 1024th: a vCPU spinning on one line must
+	     * still check in, or the others would wait for it in vain.
+	     */
+	    (++v->repeats & 1023)) {
 		v->mem.st.accesses++;
 		v->mem.st.loads += !store;
 		v->mem.st.stores += store;

@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <stddef.h>
+
 #include "timing_plugin.h"
 
 QEMU_PLUGIN_EXPORT int qemu_plugin_version = CXLBED_PLUGIN_API_VERSION;
@@ -25,14 +27,21 @@ struct tp_state tp;
 static void instrument(struct qemu_plugin_tb *tb, bool full)
 {
 	size_t n = qemu_plugin_tb_n_insns(tb);
-	qemu_plugin_u64 insns = { .score = tp.sb, .offset = 0 };
+	qemu_plugin_u64 insns = { .score = tp.sb,
+				  .offset = offsetof(struct vcpu_counts, insns) };
+	qemu_plugin_u64 ktbs = { .score = tp.sb,
+				 .offset = offsetof(struct vcpu_counts, kernel_tbs) };
 
 	/*
 	 * Kernel code (upper half) runs timer ticks at host real-time rate:
 	 * a slower host runs more of them. kernel=off leaves it unmodeled.
 	 */
-	if (full && !tp.kernel && (int64_t)qemu_plugin_tb_vaddr(tb) < 0)
+	if (full && !tp.kernel && (int64_t)qemu_plugin_tb_vaddr(tb) < 0) {
+		/* counted apart: was a silent vCPU in the kernel? (sync_point) */
+		qemu_plugin_register_vcpu_tb_exec_inline_per_vcpu(
+			tb, QEMU_PLUGIN_INLINE_ADD_U64, ktbs, 1);
 		full = false;
+	}
 	for (size_t i = 0; i < n; i++) {
 		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
 		uint8_t b[8];
@@ -167,10 +176,11 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 		return fail("cxlbed-timing: %s\n", "cache geometry unusable");
 	tp.mem.turn = plugin_turn;
 	tm_shared_sync(tp.shm, &tp.sync, tp.cfg.skew_ns, tp.stale_ms);
+	tp.sync.may_go_stale = vcpu_may_go_stale;
 	roi_log_init(&tp.log, TM_MAX_RES);
 	tp.report = g_strdup(report ? report : tp.cfg.report ? tp.cfg.report :
 			     "cxlbed-timing.json");
-	tp.sb = qemu_plugin_scoreboard_new(sizeof(uint64_t));
+	tp.sb = qemu_plugin_scoreboard_new(sizeof(struct vcpu_counts));
 	if (arm_boot) {
 		register_full(id);
 	} else {

@@ -16,12 +16,20 @@
 #include "shm_links.h"
 #include "tm_config.h"
 
+/* Per-vCPU counters the TCG code bumps inline (the scoreboard's element). */
+struct vcpu_counts {
+	uint64_t insns;		/* instructions in modeled code */
+	uint64_t kernel_tbs;	/* blocks run in unmodeled kernel code */
+};
+
 struct vcpu {
 	struct tm_vclock clk;
 	struct tm_cpu_mem mem;
 	double next_sync;
 	uint64_t beat_ms;	/* host ms of the last check-in */
+	uint64_t beat_ktbs;	/* kernel_tbs then */
 	uint64_t last_vline;	/* virtual line of the last access + 1 */
+	uint64_t repeats;	/* accesses that took the repeat shortcut */
 	int slot;
 };
 
@@ -34,7 +42,7 @@ struct tp_state {
 	struct tm_host_mem mem;
 	struct tm_sync sync;
 	struct roi_log log;
-	struct qemu_plugin_scoreboard *sb;	/* uint64_t insns per vCPU */
+	struct qemu_plugin_scoreboard *sb;	/* struct vcpu_counts per vCPU */
 	struct vcpu *cpu[TM_MAX_VCPUS];
 	GMutex lock;
 	int armed;		/* 0 no, 1 requested, 2 instrumented */
@@ -55,6 +63,9 @@ extern struct tp_state tp;
 
 /* plugin_vcpu.c: clocks, the memory callback, halts */
 uint64_t insns_of(unsigned int vi);
+uint64_t kernel_tbs_of(unsigned int vi);
+/* tm_sync.may_go_stale: not for our own vCPUs that the host merely did not run. */
+bool vcpu_may_go_stale(void *ctx, int slot);
 struct vcpu *vcpu_get(unsigned int vi);
 void on_load(unsigned int vi, qemu_plugin_meminfo_t info, uint64_t vaddr,
 	     void *udata);
