@@ -9,37 +9,6 @@
 #define GIB (1024ull * MIB)
 #define ALIGN_UP(x, a) (((x) + (a) - 1) / (a) * (a))
 
-/*
- * Media figures; the path (bridge, links, switches) adds to the latency.
- * Latencies assume a direct-attached device (~15 ns of hops) unless said.
- */
-static const struct timing_preset presets[] = {
-	{ "ddr5-local", { 100, 100, 100, 70 },
-	  "local DDR5, 80-115 ns idle" },
-	{ "cxl-asic", { 205, 215, 24, 12 },
-	  "CXL ASIC expander x8: ~2.2x local; 36 GB/s at 2:1 read:write" },
-	{ "cxl-fpga", { 275, 285, 16, 8 },
-	  "CXL FPGA expander: ~2.9x local" },
-	{ "pond-182", { 167, 177, 24, 12 },
-	  "Pond small pool, direct-attached: 182% of local" },
-	{ "pond-222", { 157, 167, 24, 12 },
-	  "Pond larger pool behind one switch (50 ns): 222% of local" },
-};
-
-const struct timing_preset *timing_presets(int *n)
-{
-	*n = G_N_ELEMENTS(presets);
-	return presets;
-}
-
-const struct timing_preset *timing_preset_find(const char *name)
-{
-	for (guint i = 0; i < G_N_ELEMENTS(presets); i++)
-		if (!strcmp(presets[i].name, name))
-			return &presets[i];
-	return NULL;
-}
-
 /* q35: RAM below 4 GiB stops at 2 GiB when there is 2.75 GiB or more. */
 static uint64_t above_4g_end(uint64_t ram)
 {
@@ -162,6 +131,7 @@ char *timing_config_text(const struct cb_topology *t, const struct cb_host *h,
 	struct cb_device *d;
 	struct cb_window *w;
 	struct cb_region *r;
+	int mlp;
 
 	if (!o)
 		o = &none;
@@ -178,17 +148,22 @@ char *timing_config_text(const struct cb_topology *t, const struct cb_host *h,
 					       (unsigned long long)o->skew_ns);
 		g_string_append_c(s, '\n');
 	}
+	mlp = c->max_outstanding_misses ? c->max_outstanding_misses : 16;
 	g_string_append_printf(s, "cache line=%d l1=%llu l2=%llu llc=%llu "
 			       "mlp=%d",
 			       c->line_bytes ? c->line_bytes : 64,
 			       (unsigned long long)c->l1_bytes,
 			       (unsigned long long)c->l2_bytes,
-			       (unsigned long long)c->llc_bytes,
-			       c->max_outstanding_misses ?
-			       c->max_outstanding_misses : 16);
+			       (unsigned long long)c->llc_bytes, mlp);
+	/*
+	 * The prefetcher runs at least 16 lines ahead, and as far as the
+	 * core's miss slots reach: a deep-queue core's stream uses them all.
+	 */
 	if (o->prefetch_lines)
 		g_string_append_printf(s, " prefetch=%d",
 				       o->prefetch_lines < 0 ? 0 : o->prefetch_lines);
+	else if (mlp > 16)
+		g_string_append_printf(s, " prefetch=%d", mlp);
 	g_string_append_c(s, '\n');
 	if (o->shm)
 		g_string_append_printf(s, "shm name=%s\n", o->shm);

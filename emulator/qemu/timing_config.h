@@ -46,14 +46,4 @@ uint64_t timing_window_base(const struct cb_host *h, const struct cb_window *w);
  */
 uint64_t timing_region_base(const struct cb_host *h, const struct cb_region *r);
 
-/* Named presets from published measurements (sources in docs/timing-model.md). */
-struct timing_preset {
-	const char *name;
-	struct cb_mem_perf perf;
-	const char *what;
-};
-
-const struct timing_preset *timing_preset_find(const char *name);
-const struct timing_preset *timing_presets(int *n);
-
 #endif

@@ -45,9 +45,11 @@ bool result_write_report(const struct run_result *r, const char *path,
 
 		for (guint j = 0; j < h->nodes->len; j++) {
 			const struct res_node *n = g_ptr_array_index(h->nodes, j);
+			char label[16];
 
-			g_string_append_printf(s, "| %s | %d | %s | %llu |", h->name,
-					       n->node, n->kind ? n->kind : "?",
+			g_string_append_printf(s, "| %s | %s | %s | %llu |", h->name,
+					       result_node_label(n, label, sizeof(label)),
+					       n->kind ? n->kind : "?",
 					       (unsigned long long)(n->mem_bytes >> 20));
 			md_measure(s, n->latency_ns, "%.1f");
 			md_measure(s, n->read_gbps, "%.3f");

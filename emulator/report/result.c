@@ -6,6 +6,7 @@ static void node_free(gpointer p)
 	struct res_node *n = p;
 
 	g_free(n->kind);
+	g_free(n->dax);
 	g_free(n->path);
 	g_free(n->region);
 	g_free(n->clock);
@@ -41,6 +42,7 @@ static void workload_free(gpointer p)
 	g_free(w->host);
 	g_free(w->name);
 	g_free(w->program);
+	g_free(w->region);
 	g_free(w->error);
 	if (w->output)
 		json_object_unref(w->output);
@@ -93,24 +95,61 @@ struct res_node *result_host_find_node(struct res_host *h, int node)
 	for (guint i = 0; i < h->nodes->len; i++) {
 		struct res_node *n = g_ptr_array_index(h->nodes, i);
 
-		if (n->node == node)
+		if (!n->dax && n->node == node)
 			return n;
 	}
 	return NULL;
+}
+
+static struct res_node *node_new(struct res_host *h, int node)
+{
+	struct res_node *n = g_new0(struct res_node, 1);
+
+	n->node = node;
+	n->latency_ns = n->read_gbps = n->write_gbps = -1;
+	n->clock = g_strdup("guest");
+	g_ptr_array_add(h->nodes, n);
+	return n;
 }
 
 struct res_node *result_host_add_node(struct res_host *h, int node)
 {
 	struct res_node *n = result_host_find_node(h, node);
 
+	return n ? n : node_new(h, node);
+}
+
+struct res_node *result_host_find_dax(struct res_host *h, const char *region)
+{
+	for (guint i = 0; i < h->nodes->len; i++) {
+		struct res_node *n = g_ptr_array_index(h->nodes, i);
+
+		if (n->dax && !g_strcmp0(n->region, region))
+			return n;
+	}
+	return NULL;
+}
+
+struct res_node *result_host_add_dax(struct res_host *h, const char *region,
+				     const char *dax)
+{
+	struct res_node *n = result_host_find_dax(h, region);
+
 	if (n)
 		return n;
-	n = g_new0(struct res_node, 1);
-	n->node = node;
-	n->latency_ns = n->read_gbps = n->write_gbps = -1;
-	n->clock = g_strdup("guest");
-	g_ptr_array_add(h->nodes, n);
+	n = node_new(h, -1);
+	n->kind = g_strdup("dax");
+	n->dax = g_strdup(dax);
+	n->region = g_strdup(region);
 	return n;
+}
+
+const char *result_node_label(const struct res_node *n, char *buf, size_t len)
+{
+	if (n->dax)
+		return n->dax;
+	g_snprintf(buf, len, "%d", n->node);
+	return buf;
 }
 
 struct res_workload *result_add_workload(struct run_result *r, const char *host,
@@ -164,7 +203,7 @@ const char *result_measured_with(const struct run_result *r)
 	for (guint i = 0; i < r->workloads->len; i++) {
 		const struct res_workload *w = g_ptr_array_index(r->workloads, i);
 
-		if (w->node >= 0 || !w->output)
+		if (w->node >= 0 || w->region || !w->output)
 			continue;
 		if (json_object_has_member(w->output, "modeled"))
 			modeled++;

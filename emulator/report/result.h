@@ -15,9 +15,14 @@
 
 #define RESULT_SCHEMA "cxlbed.result/1"
 
+/*
+ * A place workloads measure: a NUMA node with memory, or a devdax view of
+ * a region (kind "dax", node -1, dax set), which has no node.
+ */
 struct res_node {
-	int node;
-	char *kind;		/* "local" | "cxl" */
+	int node;		/* -1 for a dax view */
+	char *kind;		/* "local" | "cxl" | "dax" */
+	char *dax;		/* "dax0.0" for a dax view, else NULL */
 	char *path;		/* "local" or "hb0/rp0/sw0/{mem0,mem1}" */
 	char *region;		/* topology region id, NULL for local */
 	uint64_t mem_bytes;	/* as the guest reports it */
@@ -33,7 +38,7 @@ struct res_host {
 	double boot_ready_s;	/* QEMU start -> every region online */
 	char *kernel;
 	char *exit;		/* how QEMU ended */
-	GPtrArray *nodes;	/* struct res_node * */
+	GPtrArray *nodes;	/* struct res_node *: NUMA nodes, then dax views */
 	JsonObject *enumeration; /* the agent's enumerate result, verbatim */
 };
 
@@ -48,6 +53,7 @@ struct res_workload {
 	char *name;		/* scenario workload id */
 	char *program;
 	int node;
+	char *region;		/* set when run on a region's dax view */
 	bool ok;
 	double wall_s;		/* host wall time for the request */
 	JsonObject *output;	/* the program's JSON line, may be NULL */
@@ -80,6 +86,12 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(run_result, result_free)
 struct res_host *result_add_host(struct run_result *r, const char *name);
 struct res_node *result_host_add_node(struct res_host *h, int node);
 struct res_node *result_host_find_node(struct res_host *h, int node);
+/* The dax view of @region, added if absent. */
+struct res_node *result_host_add_dax(struct res_host *h, const char *region,
+				     const char *dax);
+struct res_node *result_host_find_dax(struct res_host *h, const char *region);
+/* "1" for node 1, "dax0.0" for a dax view: the node column of reports. */
+const char *result_node_label(const struct res_node *n, char *buf, size_t len);
 struct res_workload *result_add_workload(struct run_result *r, const char *host,
 					 const char *name, const char *program,
 					 int node);

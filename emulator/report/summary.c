@@ -27,8 +27,13 @@ static void add_node(JsonBuilder *b, const struct res_node *n)
 {
 	json_builder_begin_object(b);
 	json_builder_set_member_name(b, "node");
-	json_builder_add_int_value(b, n->node);
+	if (n->dax)
+		json_builder_add_null_value(b);	/* a dax view has no node */
+	else
+		json_builder_add_int_value(b, n->node);
 	set_str(b, "kind", n->kind);
+	if (n->dax)
+		set_str(b, "dax", n->dax);
 	set_str(b, "path", n->path);
 	set_str(b, "region", n->region);
 	json_builder_set_member_name(b, "mem_bytes");
@@ -72,6 +77,8 @@ static void add_workload(JsonBuilder *b, const struct res_workload *w)
 	set_str(b, "program", w->program);
 	json_builder_set_member_name(b, "node");
 	json_builder_add_int_value(b, w->node);
+	if (w->region)
+		set_str(b, "region", w->region);
 	json_builder_set_member_name(b, "ok");
 	json_builder_add_boolean_value(b, w->ok);
 	set_measure(b, "host_wall_s", w->wall_s);

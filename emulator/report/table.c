@@ -23,13 +23,13 @@ void result_print_table(const struct run_result *r, FILE *out)
 
 		for (guint j = 0; j < h->nodes->len; j++) {
 			const struct res_node *n = g_ptr_array_index(h->nodes, j);
-			char lat[32], rd[32], wr[32];
+			char lat[32], rd[32], wr[32], label[16];
 
 			fmt_measure(lat, sizeof(lat), n->latency_ns, "%.1f");
 			fmt_measure(rd, sizeof(rd), n->read_gbps, "%.3f");
 			fmt_measure(wr, sizeof(wr), n->write_gbps, "%.3f");
-			fprintf(out, "%-8s %4d %-5s %9llu %10s %9s %9s %-7s  %s\n",
-				h->name, n->node, n->kind ? n->kind : "?",
+			fprintf(out, "%-8s %4s %-5s %9llu %10s %9s %9s %-7s  %s\n",
+				h->name, result_node_label(n, label, sizeof(label)), n->kind ? n->kind : "?",
 				(unsigned long long)(n->mem_bytes >> 20), lat, rd,
 				wr, n->clock ? n->clock : "-", n->path ? n->path : "");
 		}

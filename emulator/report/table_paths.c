@@ -16,6 +16,8 @@ static void row_free(gpointer p)
 	g_free(r->topology);
 	g_free(r->run_id);
 	g_free(r->host);
+	g_free(r->dax);
+	g_free(r->region);
 	g_free(r->kind);
 	g_free(r->path);
 	g_free(r->via);
@@ -30,6 +32,7 @@ static void curve_free(gpointer p)
 	g_free(c->label);
 	g_free(c->topology);
 	g_free(c->host);
+	g_free(c->dax);
 	g_array_unref(c->points);
 	g_free(c);
 }
@@ -100,18 +103,50 @@ static double figure(JsonObject *out, const char *key, struct clocks *c)
 	return figure2(out, key, key, c);
 }
 
+/* Did workload @w run at @row's place: its node, or its devdax region? */
+static bool ran_at(const struct res_workload *w, const struct table_row *row)
+{
+	if (!w->ok || !w->output || g_strcmp0(w->host, row->host))
+		return false;
+	if (row->dax)
+		return w->region && !g_strcmp0(w->region, row->region);
+	return !w->region && w->node == row->node;
+}
+
 static const struct res_workload *find_workload(const struct run_result *r,
-						const char *host, int node,
+						const struct table_row *row,
 						const char *program)
 {
 	for (guint i = 0; i < r->workloads->len; i++) {
 		const struct res_workload *w = g_ptr_array_index(r->workloads, i);
 
-		if (w->ok && w->output && w->node == node &&
-		    !g_strcmp0(w->host, host) && !g_strcmp0(w->program, program))
+		if (ran_at(w, row) && !g_strcmp0(w->program, program))
 			return w;
 	}
 	return NULL;
+}
+
+/* The read bandwidth of the stream with the most threads at @row. */
+static double sustained_read(const struct run_result *r,
+			     const struct table_row *row, struct clocks *c)
+{
+	gint64 most = 0;
+	double gbps = -1;
+
+	for (guint i = 0; i < r->workloads->len; i++) {
+		const struct res_workload *w = g_ptr_array_index(r->workloads, i);
+		gint64 threads;
+		double v;
+
+		if (!ran_at(w, row) || g_strcmp0(w->program, STREAM))
+			continue;
+		threads = json_object_get_int_member_with_default(w->output, "threads", 1);
+		if (threads > most && (v = figure(w->output, "read_gbps", c)) >= 0) {
+			most = threads;
+			gbps = v;
+		}
+	}
+	return gbps;
 }
 
 static int switch_level(const struct cb_device *d)
@@ -177,8 +212,12 @@ static struct table_curve *build_curve(const struct run_result *r,
 	c->topology = g_strdup(row->topology);
 	c->host = g_strdup(row->host);
 	c->node = row->node;
-	c->label = g_strdup_printf("%s %s node %d (%s)", row->topology, row->host,
-				   row->node, row->via ? row->via : row->kind);
+	c->dax = g_strdup(row->dax);
+	c->label = row->dax ?
+		g_strdup_printf("%s %s %s (%s)", row->topology, row->host, row->dax,
+				row->via ? row->via : row->kind) :
+		g_strdup_printf("%s %s node %d (%s)", row->topology, row->host,
+				row->node, row->via ? row->via : row->kind);
 	c->points = g_array_new(FALSE, FALSE, sizeof(struct table_point));
 	for (guint i = 0; i < r->workloads->len; i++) {
 		const struct res_workload *w = g_ptr_array_index(r->workloads, i);
@@ -186,25 +225,20 @@ static struct table_curve *build_curve(const struct run_result *r,
 		struct table_point p = { 0 };
 		double v;
 
-		if (!w->ok || !w->output || w->node != row->node ||
-		    g_strcmp0(w->host, row->host) || g_strcmp0(w->program, LOADED))
+		if (!ran_at(w, row) || g_strcmp0(w->program, LOADED))
 			continue;
 		/*
-		 * cxlbed-loaded names its guest-clock fields apart from the
-		 * idle ones (chase_ns_per_access, load_gbps): those are the
-		 * fallback without the timing model.
+		 * The timing merge names the chaser's figure apart from an
+		 * idle chase (loaded_ns_per_access), so that it never lands in
+		 * the node's idle latency; without the model the guest-clock
+		 * fields chase_ns_per_access and load_gbps are the fallback.
 		 */
-		p.latency_ns = figure2(w->output, "ns_per_access", "chase_ns_per_access", &ck);
+		p.latency_ns = figure2(w->output, "loaded_ns_per_access",
+				       "chase_ns_per_access", &ck);
 		if (p.latency_ns <= 0)
 			continue;
-		if (ck.modeled) {
-			for (const char *const *k = (const char *const[]){ "read_gbps",
-			     "write_gbps", "mix_gbps", NULL }; *k; k++)
-				if ((v = figure2(w->output, *k, NULL, &ck)) > 0)
-					p.gbps += v;
-		} else if ((v = figure(w->output, "load_gbps", &ck)) > 0) {
+		if ((v = figure(w->output, "load_gbps", &ck)) > 0)
 			p.gbps = v;
-		}
 		p.load_threads = json_object_get_int_member_with_default(w->output,
 									"load_threads",
 									p.gbps > 0 ? 1 : 0);
@@ -225,6 +259,9 @@ static struct table_row *build_row(const struct run_result *r,
 				   const struct res_host *h, const struct res_node *n)
 {
 	struct table_row *row = g_new0(struct table_row, 1);
+	const struct cb_host *th = topo ? topology_find_host(topo, h->name) : NULL;
+	const struct cb_region *reg = topo && n->region ?
+		topology_find_region(topo, n->region) : NULL;
 	const struct res_workload *w;
 	struct clocks ck = { 0 };
 
@@ -232,22 +269,28 @@ static struct table_row *build_row(const struct run_result *r,
 	row->run_id = g_strdup(r->run_id);
 	row->host = g_strdup(h->name);
 	row->node = n->node;
+	row->dax = g_strdup(n->dax);
+	row->region = g_strdup(n->region);
 	row->kind = g_strdup(n->kind ? n->kind : "?");
 	row->path = g_strdup(n->path ? n->path : "");
 	row->via = !g_strcmp0(n->kind, "local") ? g_strdup("local DRAM") :
 		table_describe_region(topo, n->region);
 	row->latency_ratio = -1;
+	row->path_read_gbps = !g_strcmp0(n->kind, "local") ?
+		(th ? th->local.read_gbps : -1) :
+		(reg ? topology_region_read_gbps(reg) : -1);
 
 	/*
 	 * From the workloads, not the node's figures: the runner copies every
 	 * workload's figures into its node, so a loaded chaser would leave its
 	 * loaded latency there.
 	 */
-	w = find_workload(r, h->name, n->node, CHASE);
+	w = find_workload(r, row, CHASE);
 	row->latency_ns = w ? figure(w->output, "ns_per_access", &ck) : -1;
-	w = find_workload(r, h->name, n->node, STREAM);
+	w = find_workload(r, row, STREAM);
 	row->read_gbps = w ? figure(w->output, "read_gbps", &ck) : -1;
 	row->write_gbps = w ? figure(w->output, "write_gbps", &ck) : -1;
+	row->sustained_read_gbps = sustained_read(r, row, &ck);
 	row->clock = g_strdup(clocks_word(&ck));
 	return row;
 }
@@ -260,6 +303,10 @@ static int row_cmp(gconstpointer a, gconstpointer b)
 
 	if (pl != ql)
 		return ql - pl;
+	if (!p->dax != !q->dax)		/* nodes before devdax regions */
+		return p->dax ? 1 : -1;
+	if (p->dax)
+		return g_strcmp0(p->region, q->region);
 	return p->node - q->node;
 }
 
@@ -319,6 +366,27 @@ struct table *table_build(struct run_result *const *runs,
 
 /* ---- Presentation: table.json, table.md, the terminal, the plot. ---- */
 
+/*
+ * What limits the path's sustained read bandwidth: "path" when every vCPU
+ * together gets within 10% of the configured limit, "cores" when they
+ * cannot draw that much (misses in flight per core x latency), "-" when
+ * either figure is missing.
+ */
+const char *table_row_bound(const struct table_row *r)
+{
+	if (r->sustained_read_gbps < 0 || r->path_read_gbps <= 0)
+		return "-";
+	return r->sustained_read_gbps >= 0.9 * r->path_read_gbps ? "path" : "cores";
+}
+
+static const char *row_node(const struct table_row *r, char *buf, size_t len)
+{
+	if (r->dax)
+		return r->dax;
+	g_snprintf(buf, len, "%d", r->node);
+	return buf;
+}
+
 static void set_figure(JsonObject *o, const char *key, double v)
 {
 	if (v >= 0)
@@ -354,7 +422,14 @@ JsonNode *table_to_json(const struct table *t)
 		json_object_set_string_member(o, "topology", r->topology);
 		json_object_set_string_member(o, "run_id", r->run_id);
 		json_object_set_string_member(o, "host", r->host);
-		json_object_set_int_member(o, "node", r->node);
+		if (r->dax) {
+			json_object_set_null_member(o, "node");
+			json_object_set_string_member(o, "dax", r->dax);
+		} else {
+			json_object_set_int_member(o, "node", r->node);
+		}
+		if (r->region)
+			json_object_set_string_member(o, "region", r->region);
 		json_object_set_string_member(o, "kind", r->kind);
 		json_object_set_string_member(o, "path", r->path);
 		if (r->via)
@@ -362,6 +437,9 @@ JsonNode *table_to_json(const struct table *t)
 		set_figure(o, "latency_ns", r->latency_ns);
 		set_figure(o, "read_gbps", r->read_gbps);
 		set_figure(o, "write_gbps", r->write_gbps);
+		set_figure(o, "sustained_read_gbps", r->sustained_read_gbps);
+		set_figure(o, "path_read_gbps", r->path_read_gbps);
+		json_object_set_string_member(o, "bound", table_row_bound(r));
 		set_figure(o, "latency_ratio", r->latency_ratio);
 		json_object_set_string_member(o, "clock", r->clock);
 		json_array_add_object_element(rows, o);
@@ -374,7 +452,10 @@ JsonNode *table_to_json(const struct table *t)
 		json_object_set_string_member(o, "label", c->label);
 		json_object_set_string_member(o, "topology", c->topology);
 		json_object_set_string_member(o, "host", c->host);
-		json_object_set_int_member(o, "node", c->node);
+		if (c->dax)
+			json_object_set_string_member(o, "dax", c->dax);
+		else
+			json_object_set_int_member(o, "node", c->node);
 		for (guint j = 0; j < c->points->len; j++) {
 			const struct table_point *p = &g_array_index(c->points, struct table_point, j);
 			JsonObject *po = json_object_new();
@@ -438,25 +519,34 @@ char *table_to_markdown(const struct table *t)
 
 	g_string_append_printf(s, "# Latency/bandwidth table %s\n\n", t->run_id ? t->run_id : "");
 	g_string_append_printf(s, "Figures: %s. Idle latency is `cxlbed-chase` "
-			       "(dependent loads over a 64 MiB working set), bandwidth "
-			       "`cxlbed-stream` (sequential, one thread); ratio is the "
-			       "latency over the same host's local node. "
+			       "(dependent loads over a 64 MiB working set), read and "
+			       "write bandwidth `cxlbed-stream` (sequential, one thread), "
+			       "all-vCPU read every vCPU of the host streaming at once, "
+			       "path read the configured limit of the path (its "
+			       "narrowest resource, scaled by the interleave), bound "
+			       "what stops the all-vCPU read (`path`: within 10%% of the "
+			       "limit; `cores`: the vCPUs' misses in flight); ratio is the "
+			       "latency over the same host's local node. A node column "
+			       "daxN.M is a devdax region, measured through its device. "
 			       "See docs/latency-table.md.\n\n", table_clock_words(t));
 	g_string_append(s, "| topology | host | node | kind | via | idle latency ns | "
-			"read GB/s | write GB/s | latency vs local | clock | path |\n"
-			"|---|---|---:|---|---|---:|---:|---:|---:|---|---|\n");
+			"read GB/s | write GB/s | all-vCPU read GB/s | path read GB/s | "
+			"bound | latency vs local | clock | path |\n"
+			"|---|---|---|---|---|---:|---:|---:|---:|---:|---|---:|---|---|\n");
 	for (guint i = 0; i < t->rows->len; i++) {
 		const struct table_row *r = g_ptr_array_index(t->rows, i);
-		char lat[32], rd[32], wr[32], ratio[32];
+		char lat[32], rd[32], wr[32], all[32], lim[32], ratio[32], node[16];
 
 		fmt(lat, sizeof(lat), r->latency_ns, "%.1f");
 		fmt(rd, sizeof(rd), r->read_gbps, "%.2f");
 		fmt(wr, sizeof(wr), r->write_gbps, "%.2f");
+		fmt(all, sizeof(all), r->sustained_read_gbps, "%.2f");
+		fmt(lim, sizeof(lim), r->path_read_gbps, "%.2f");
 		fmt(ratio, sizeof(ratio), r->latency_ratio, "%.2fx");
-		g_string_append_printf(s, "| %s | %s | %d | %s | %s | %s | %s | %s | %s | %s | `%s` |\n",
-				       r->topology, r->host, r->node, r->kind,
-				       r->via ? r->via : "", lat, rd, wr, ratio,
-				       r->clock, r->path);
+		g_string_append_printf(s, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | `%s` |\n",
+				       r->topology, r->host, row_node(r, node, sizeof(node)),
+				       r->kind, r->via ? r->via : "", lat, rd, wr, all,
+				       lim, table_row_bound(r), ratio, r->clock, r->path);
 	}
 	g_string_append(s, "\n## Loaded latency\n\n"
 			"![loaded latency](loaded-latency.svg)\n\n"
@@ -498,20 +588,23 @@ void table_print(const struct table *t, FILE *out)
 	}
 	fprintf(out, "\ntable %s\nfigures: %s\n\n", t->run_id ? t->run_id : "",
 		table_clock_words(t));
-	fprintf(out, "%-*s %-*s %4s %-5s %9s %8s %8s %7s %-7s  %s\n", tw, "topology",
-		hw, "host", "node", "kind", "lat ns", "rd GB/s", "wr GB/s", "ratio",
-		"clock", "via");
+	fprintf(out, "%-*s %-*s %6s %-5s %9s %8s %8s %8s %8s %-5s %7s %-7s  %s\n",
+		tw, "topology", hw, "host", "node", "kind", "lat ns", "rd GB/s",
+		"wr GB/s", "all rd", "path rd", "bound", "ratio", "clock", "via");
 	for (guint i = 0; i < t->rows->len; i++) {
 		const struct table_row *r = g_ptr_array_index(t->rows, i);
-		char lat[32], rd[32], wr[32], ratio[32];
+		char lat[32], rd[32], wr[32], all[32], lim[32], ratio[32], node[16];
 
 		fmt(lat, sizeof(lat), r->latency_ns, "%.1f");
 		fmt(rd, sizeof(rd), r->read_gbps, "%.2f");
 		fmt(wr, sizeof(wr), r->write_gbps, "%.2f");
+		fmt(all, sizeof(all), r->sustained_read_gbps, "%.2f");
+		fmt(lim, sizeof(lim), r->path_read_gbps, "%.2f");
 		fmt(ratio, sizeof(ratio), r->latency_ratio, "%.2fx");
-		fprintf(out, "%-*s %-*s %4d %-5s %9s %8s %8s %7s %-7s  %s\n",
-			tw, r->topology, hw, r->host, r->node, r->kind, lat, rd, wr,
-			ratio, r->clock, r->via ? r->via : r->path);
+		fprintf(out, "%-*s %-*s %6s %-5s %9s %8s %8s %8s %8s %-5s %7s %-7s  %s\n",
+			tw, r->topology, hw, r->host, row_node(r, node, sizeof(node)),
+			r->kind, lat, rd, wr, all, lim, table_row_bound(r), ratio,
+			r->clock, r->via ? r->via : r->path);
 	}
 }
 

@@ -1,15 +1,18 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * `cxlbed table`: from the results of several runs (one per topology) to
- * one row per path (topology, host, NUMA node with memory) and one
+ * one row per path (topology, host, NUMA node with memory or devdax
+ * region) and one
  * loaded-latency curve per path. Pure data in, data out: no QEMU, so the
  * unit tests build tables from synthetic run_results.
  *
  * Where each figure comes from (docs/latency-table.md):
  *   latency_ns            cxlbed-chase, output.modeled.ns_per_access
- *   read_gbps, write_gbps cxlbed-stream, output.modeled.read_/write_gbps
- *   curve points          cxlbed-loaded, x = read+write+mix GB/s of the
- *                         streamers, y = the chaser's ns_per_access
+ *   read_gbps, write_gbps cxlbed-stream (1 thread), output.modeled.read_/write_gbps
+ *   sustained_read_gbps   cxlbed-stream with the most threads (every vCPU)
+ *   path_read_gbps        the topology: the path's configured read bandwidth
+ *   curve points          cxlbed-loaded, x = output.modeled.load_gbps of the
+ *                         streamers, y = output.modeled.loaded_ns_per_access
  * Without the timing model the guest-clock figures are used and the row's
  * clock says "guest".
  */
@@ -25,13 +28,17 @@ struct table_row {
 	char *topology;		/* topology name */
 	char *run_id;		/* the run the figures come from */
 	char *host;
-	int node;
-	char *kind;		/* "local" | "cxl" */
+	int node;		/* -1 for a devdax region */
+	char *dax;		/* "dax0.0" for a devdax region, else NULL */
+	char *region;		/* topology region id; NULL for local DRAM */
+	char *kind;		/* "local" | "cxl" | "dax" */
 	char *path;		/* fabric path, as in summary.json */
 	char *via;		/* "direct", "1 switch, x4 interleave", ... */
 	double latency_ns;	/* idle; < 0 not measured */
-	double read_gbps;	/* < 0 not measured */
+	double read_gbps;	/* one thread; < 0 not measured */
 	double write_gbps;
+	double sustained_read_gbps;	/* every vCPU of the host reading */
+	double path_read_gbps;	/* configured limit of the path; < 0 none */
 	double latency_ratio;	/* latency / same host's local; < 0 unknown */
 	char *clock;		/* "modeled" | "guest" | "mixed" */
 };
@@ -43,9 +50,10 @@ struct table_point {
 };
 
 struct table_curve {
-	char *label;		/* "TOPOLOGY HOST node N (kind)" */
+	char *label;		/* "TOPOLOGY HOST node N (via)" or "... daxN.M (via)" */
 	char *topology, *host;
 	int node;
+	char *dax;		/* as in the row */
 	GArray *points;		/* struct table_point, by gbps */
 };
 
@@ -74,6 +82,9 @@ struct table *table_build(struct run_result *const *runs,
 void table_free(struct table *t);
 typedef struct table table;
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(table, table_free)
+
+/* "path", "cores" or "-": what bounds the row's all-vCPU read bandwidth. */
+const char *table_row_bound(const struct table_row *r);
 
 /* "direct", "2 switches, x2 interleave", "pool p0 shared by h0 h1". */
 char *table_describe_region(const struct cb_topology *t, const char *region);

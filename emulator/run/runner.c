@@ -288,11 +288,9 @@ static bool workload_wanted(const struct scn_workload *w, const struct cb_host *
 	return g_strv_contains((const char *const *)w->hosts, h->id);
 }
 
-/* Copy the figures a workload reports into its node's row. */
-static void absorb_output(struct res_host *rh, int node, JsonObject *out)
+/* Copy the figures a workload reports into its node's (or view's) row. */
+static void absorb_output(struct res_node *n, JsonObject *out)
 {
-	struct res_node *n = result_host_find_node(rh, node);
-
 	if (!n || !out)
 		return;
 	if (json_object_has_member(out, "modeled")) {
@@ -368,6 +366,7 @@ struct pending {
 	struct host_run *hr;
 	const struct scn_workload *w;
 	int node;
+	const struct res_node *dax;	/* a dax view, or NULL */
 	struct res_workload *rw;
 	guint id;		/* agent request id; 0: not sent */
 	guint first_roi;
@@ -412,6 +411,9 @@ static void start_one(struct run *run, struct pending *p)
 
 		json_array_add_string_element(argv, "--node");
 		json_array_add_string_element(argv, n);
+	} else if (p->dax) {
+		json_array_add_string_element(argv, "--dax");
+		json_array_add_string_element(argv, p->dax->dax);
 	}
 	json_object_set_string_member(args, "program", p->w->program);
 	json_object_set_array_member(args, "args", argv);
@@ -419,6 +421,8 @@ static void start_one(struct run *run, struct pending *p)
 
 	p->rw = result_add_workload(run->res, p->hr->h->id, p->w->id, p->w->program,
 				    p->node);
+	if (p->dax)
+		p->rw->region = g_strdup(p->dax->region);
 	if (p->hr->timing_report)
 		p->first_roi = timing_report_roi_count(p->hr->timing_report);
 	p->t0 = g_get_monotonic_time();
@@ -435,7 +439,10 @@ static void finish_one(struct run *run, struct pending *p)
 	g_autoptr(GError) err = NULL;
 	g_autofree char *check = p->node >= 0 ?
 		g_strdup_printf("workload:%s:%s:node%d", p->w->id, hr->h->id, p->node) :
+		p->dax ? g_strdup_printf("workload:%s:%s:%s", p->w->id, hr->h->id,
+					 p->dax->region) :
 		g_strdup_printf("workload:%s:%s", p->w->id, hr->h->id);
+	char where[64];
 
 	if (p->id)
 		res = agent_wait(hr->agent, "run", p->id,
@@ -464,11 +471,16 @@ static void finish_one(struct run *run, struct pending *p)
 			json_object_get_string_member_with_default(res, "stderr", ""));
 	}
 	result_check(run->res, check, rw->ok, "%s", rw->ok ? "ran" : rw->error);
-	absorb_output(hr->res, p->node, rw->output);
+	absorb_output(p->dax ? result_host_find_dax(hr->res, p->dax->region) :
+		      result_host_find_node(hr->res, p->node), rw->output);
+	if (p->dax)
+		g_snprintf(where, sizeof(where), "%s %s", p->dax->region, p->dax->dax);
+	else
+		g_snprintf(where, sizeof(where), "node %d", p->node);
 	{
 		g_autofree char *line = rw->output ? format_figures(rw->output) : NULL;
 
-		progress(hr->h->id, p->w->id, "node %d: %s (%.1f s)", p->node,
+		progress(hr->h->id, p->w->id, "%s: %s (%.1f s)", where,
 			 line ? line : rw->error, rw->wall_s);
 	}
 }
@@ -478,10 +490,17 @@ static bool host_usable(const struct host_run *hr)
 	return !hr->failed && hr->agent && !qemu_proc_interrupted();
 }
 
+static void run_one(struct run *run, struct pending *p)
+{
+	start_one(run, p);
+	finish_one(run, p);
+}
+
 /*
  * Workload by workload. A `together` workload is sent to every host before
  * any reply is awaited, so hosts contend for shared links at the same time;
- * the others run host after host, once per node when per_node.
+ * the others run host after host, once per node when per_node and once
+ * per devdax region when per_dax.
  */
 static void run_workloads(struct run *run)
 {
@@ -505,17 +524,22 @@ static void run_workloads(struct run *run)
 		cb_foreach(run->hosts, struct host_run, hr) {
 			if (!host_usable(hr) || !workload_wanted(w, hr->h))
 				continue;
-			for (guint i = 0; i < (w->per_node ? hr->res->nodes->len : 1); i++) {
-				struct pending p = {
-					.hr = hr, .w = w,
-					.node = w->per_node ? ((struct res_node *)
-						g_ptr_array_index(hr->res->nodes, i))->node : -1,
-				};
+			if (!w->per_node && !w->per_dax) {
+				run_one(run, &(struct pending){ .hr = hr, .w = w, .node = -1 });
+				continue;
+			}
+			/* nodes first, then dax views: the order of res->nodes */
+			for (guint i = 0; i < hr->res->nodes->len; i++) {
+				const struct res_node *n = g_ptr_array_index(hr->res->nodes, i);
 
 				if (!host_usable(hr))
 					break;
-				start_one(run, &p);
-				finish_one(run, &p);
+				if (n->dax && w->per_dax)
+					run_one(run, &(struct pending){
+						.hr = hr, .w = w, .node = -1, .dax = n });
+				else if (!n->dax && w->per_node)
+					run_one(run, &(struct pending){
+						.hr = hr, .w = w, .node = n->node });
 			}
 		}
 	}

@@ -3,6 +3,7 @@
 #include "cfgfile.h"
 #include "error.h"
 
+#include <limits.h>
 #include <string.h>
 
 static void workload_free(gpointer p)
@@ -72,39 +73,75 @@ struct scenario *scenario_default_for(const char *topology_path)
 	return s;
 }
 
+/* The hosts of @t with @least..@most vCPUs, NULL-terminated; NULL if none. */
+static char **hosts_with_cpus(const struct cb_topology *t, int least, int most)
+{
+	g_autoptr(GPtrArray) ids = g_ptr_array_new();
+	const struct cb_host *h;
+
+	cb_foreach(t->hosts, const struct cb_host, h)
+		if (h->cpus >= least && h->cpus <= most)
+			g_ptr_array_add(ids, g_strdup(h->id));
+	if (!ids->len)
+		return NULL;
+	g_ptr_array_add(ids, NULL);
+	return (char **)g_ptr_array_free(g_steal_pointer(&ids), FALSE);
+}
+
+/* A table workload: on every node and every devdax view of @hosts. */
+static struct scn_workload *add_table_workload(struct scenario *s, const char *id,
+					       const char *program, const char *args,
+					       char **hosts)
+{
+	struct scn_workload *w = add_workload(s, id, program, args);
+
+	w->per_dax = true;
+	w->timeout_s = 600;
+	w->hosts = hosts;
+	return w;
+}
+
 /*
- * `cxlbed table`: idle latency (a chase over twice the default modeled
- * LLC), bandwidth for every mix, and two points of the loaded-latency
- * curve (one chaser beside 0 and 1 streamer threads) on every node, with
- * the timing model: the table's figures are modeled time. A streamer needs
- * a vCPU of its own beside the chaser, so hosts with one vCPU get the
- * unloaded point only.
+ * `cxlbed table`: on every node and every devdax region, with the timing
+ * model (the table's figures are modeled time): idle latency (a chase over
+ * twice the default modeled LLC), one thread's bandwidth for every mix,
+ * the read bandwidth of every vCPU streaming at once (what the path
+ * sustains), and the loaded-latency curve: one chaser beside 0, 1, ...,
+ * vCPUs-1 streamer threads. Programs run on a devdax view get --dax; the
+ * chase there checks that the memory holds its links (--chain auto).
  */
 struct scenario *scenario_table_for(const struct cb_topology *t)
 {
 	struct scenario *s = scenario_new();
-	g_autoptr(GPtrArray) multi = g_ptr_array_new();
 	const struct cb_host *h;
-	struct scn_workload *w;
+	int most = 1;
 
 	s->name = g_strdup("table");
 	s->description = g_strdup("latency/bandwidth table: idle latency, "
-				  "bandwidth and loaded latency on every node, "
-				  "timing model on");
+				  "bandwidth and loaded latency on every node "
+				  "and devdax region, timing model on");
 	s->topology_path = g_strdup(t->file);
 	s->timing = true;
 	s->timeout_s = 3600;
-	add_workload(s, "chase", "cxlbed-chase", "--bytes 64M")->timeout_s = 600;
-	add_workload(s, "stream", "cxlbed-stream", "--mix all")->timeout_s = 600;
-	add_workload(s, "loaded0", "cxlbed-loaded", "--load-threads 0")->timeout_s = 600;
 	cb_foreach(t->hosts, const struct cb_host, h)
-		if (h->cpus >= 2)
-			g_ptr_array_add(multi, h->id);
-	if (multi->len) {
-		w = add_workload(s, "loaded1", "cxlbed-loaded", "--load-threads 1");
-		w->timeout_s = 600;
-		g_ptr_array_add(multi, NULL);
-		w->hosts = g_strdupv((char **)multi->pdata);
+		most = MAX(most, h->cpus);
+	add_table_workload(s, "chase", "cxlbed-chase", "--bytes 64M", NULL);
+	add_table_workload(s, "stream", "cxlbed-stream", "--mix all", NULL);
+	/* every vCPU count present: each host streams with all of its own */
+	for (int n = 2; n <= most; n++) {
+		g_autofree char *id = g_strdup_printf("stream-x%d", n);
+		g_autofree char *args = g_strdup_printf("--mix read --threads %d", n);
+		char **hosts = hosts_with_cpus(t, n, n);
+
+		if (hosts)
+			add_table_workload(s, id, "cxlbed-stream", args, hosts);
+	}
+	for (int n = 0; n < most; n++) {
+		g_autofree char *id = g_strdup_printf("loaded%d", n);
+		g_autofree char *args = g_strdup_printf("--load-threads %d", n);
+
+		add_table_workload(s, id, "cxlbed-loaded", args,
+				   n ? hosts_with_cpus(t, n + 1, INT_MAX) : NULL);
 	}
 	return s;
 }
@@ -135,6 +172,7 @@ static bool parse_workload(struct scenario *s, const struct cfg_file *f,
 	const char *program = cfg_get_string(f, sec, "program", NULL);
 	const char *args = cfg_get_string(f, sec, "args", NULL);
 	const char *nodes = cfg_get_string(f, sec, "nodes", "all");
+	const char *dax = cfg_get_string(f, sec, "dax", "none");
 	uint64_t timeout;
 	struct scn_workload *w;
 
@@ -168,17 +206,25 @@ static bool parse_workload(struct scenario *s, const struct cfg_file *f,
 				   nodes);
 		return false;
 	}
+	if (strcmp(dax, "all") && strcmp(dax, "none")) {
+		cxlbed_input_error(error, f->path, cfg_section_find(sec, "dax")->line,
+				   "dax = '%s': use 'all' (once per devdax region, "
+				   "with --dax daxN.M) or 'none'", dax);
+		return false;
+	}
 	w = add_workload(s, sec->name, program, args);
 	w->per_node = !strcmp(nodes, "all");
+	w->per_dax = !strcmp(dax, "all");
 	w->src.file = f->path;
 	w->src.line = sec->line;
 	w->hosts = cfg_get_list(f, sec, "hosts");
 	if (!cfg_get_bool(f, sec, "together", false, &w->together, error))
 		return false;
-	if (w->together && w->per_node) {
+	if (w->together && (w->per_node || w->per_dax)) {
 		cxlbed_input_error(error, f->path, cfg_section_find(sec, "together")->line,
 				   "together = on runs once per host at the same time: "
-				   "set nodes = none (and pass --node N in args if needed)");
+				   "set nodes = none and dax = none (and pass --node N "
+				   "or --dax {dax} in args if needed)");
 		return false;
 	}
 	if (!cfg_get_u64(f, sec, "timeout", 300, &timeout, error))

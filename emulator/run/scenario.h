@@ -14,6 +14,7 @@ struct scn_workload {
 	char *program;		/* binary in the guest's /bin */
 	char **args;		/* extra arguments, NULL-terminated */
 	bool per_node;		/* run once per NUMA node with --node N */
+	bool per_dax;		/* run once per devdax region with --dax daxN.M */
 	bool together;		/* start on every host at once (contention) */
 	char **hosts;		/* NULL: every host */
 	int timeout_s;

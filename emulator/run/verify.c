@@ -258,12 +258,26 @@ void verify_fill_nodes(struct res_host *rh, const struct cb_host *h,
 		g_free(n->path);
 		n->path = g_strdup("local DRAM");
 	}
-	/* Nodes that carry a region are CXL; name them by the topology. */
+	/*
+	 * Nodes that carry a region are CXL; name them by the topology. A
+	 * devdax region has no node: it gets a dax view after the nodes.
+	 */
 	struct cb_region *reg;
 	cb_foreach(h->regions, struct cb_region, reg) {
 		JsonObject *gr = find_guest_region(regions, reg);
 		struct res_node *n;
 
+		if (gr && reg->mode == CB_REGION_DEVDAX) {
+			const char *dax = json_object_get_string_member_with_default(gr, "dax", NULL);
+
+			if (!dax)
+				continue;	/* verify_enumeration reports it */
+			n = result_host_add_dax(rh, reg->id, dax);
+			n->mem_bytes = get_int(gr, "size", reg->size);
+			g_free(n->path);
+			n->path = verify_region_path(reg);
+			continue;
+		}
 		if (!gr || reg->mode != CB_REGION_RAM)
 			continue;
 		n = result_host_find_node(rh, (int)get_int(gr, "node", -1));

@@ -90,6 +90,47 @@ static bool get_int(struct topo_ctx *c, struct cfg_section *s, const char *key,
 	return true;
 }
 
+/*
+ * Memory figures from @keys: read/write latency, read/write GB/s. Their
+ * defaults come from the named preset (key @preset_key) if given, else
+ * from @def; a key given beside a preset overrides its figure.
+ */
+static bool get_mem_perf(struct topo_ctx *c, struct cfg_section *s,
+			 const char *preset_key, const char *const keys[4],
+			 const struct cb_mem_perf *def, bool write_follows_read,
+			 struct cb_mem_perf *out, GError **error)
+{
+	const char *name = cfg_get_string(c->cfg, s, preset_key, NULL);
+	struct cb_mem_perf base = *def;
+
+	if (name) {
+		const struct cb_preset *p = topology_preset_find(name);
+
+		if (!p) {
+			g_autoptr(GString) names = g_string_new(NULL);
+			int n;
+			const struct cb_preset *all = topology_presets(&n);
+
+			for (int i = 0; i < n; i++)
+				g_string_append_printf(names, "%s%s", i ? ", " : "",
+						       all[i].name);
+			return FAIL(topo_key_line(s, preset_key), "%s: no preset "
+				    "'%s'; use one of %s (docs/timing-model.md)",
+				    preset_key, name, names->str);
+		}
+		base = p->perf;
+	}
+	GET(cfg_get_double(c->cfg, s, keys[0], base.read_latency_ns,
+			   &out->read_latency_ns, error));
+	/* DRAM without a preset: write latency defaults to the read latency */
+	GET(cfg_get_double(c->cfg, s, keys[1], !name && write_follows_read ?
+			   out->read_latency_ns : base.write_latency_ns,
+			   &out->write_latency_ns, error));
+	GET(cfg_get_double(c->cfg, s, keys[2], base.read_gbps, &out->read_gbps, error));
+	GET(cfg_get_double(c->cfg, s, keys[3], base.write_gbps, &out->write_gbps, error));
+	return true;
+}
+
 /* link-width, link-speed, link-latency-ns, link-gbps: the link above. */
 static bool get_link(struct topo_ctx *c, struct cfg_section *s, int def_width,
 		     struct cb_link *l, GError **error)
@@ -159,15 +200,12 @@ static bool parse_host(struct topo_ctx *c, struct topo_obj *o, GError **error)
 		return FAIL(topo_key_line(s, "memory"),
 			    "memory: use a whole number of MiB, at least 128M "
 			    "(e.g. 1G)");
-	GET(cfg_get_double(c->cfg, s, "dram-read-latency-ns",
-			   TOPO_DEF_DRAM_RLAT, &h->local.read_latency_ns, error));
-	GET(cfg_get_double(c->cfg, s, "dram-write-latency-ns",
-			   h->local.read_latency_ns, &h->local.write_latency_ns,
-			   error));
-	GET(cfg_get_double(c->cfg, s, "dram-read-gbps", TOPO_DEF_DRAM_RGBPS,
-			   &h->local.read_gbps, error));
-	GET(cfg_get_double(c->cfg, s, "dram-write-gbps", TOPO_DEF_DRAM_WGBPS,
-			   &h->local.write_gbps, error));
+	GET(get_mem_perf(c, s, "dram-preset", (const char *const[]){
+				 "dram-read-latency-ns", "dram-write-latency-ns",
+				 "dram-read-gbps", "dram-write-gbps" },
+			 &(struct cb_mem_perf){ TOPO_DEF_DRAM_RLAT, TOPO_DEF_DRAM_WLAT,
+				 TOPO_DEF_DRAM_RGBPS, TOPO_DEF_DRAM_WGBPS },
+			 true, &h->local, error));
 	GET(cfg_get_size(c->cfg, s, "l1", 48 * 1024, &h->cache.l1_bytes, error));
 	GET(cfg_get_size(c->cfg, s, "l2", 2 * CB_MIB, &h->cache.l2_bytes, error));
 	GET(cfg_get_size(c->cfg, s, "llc", 32 * CB_MIB, &h->cache.llc_bytes,
@@ -276,14 +314,12 @@ static bool parse_device(struct topo_ctx *c, struct topo_obj *o, GError **error)
 		return FAIL(topo_key_line(s, "serial"),
 			    "serial: 0 is reserved; use a non-zero number or "
 			    "leave serial out to have one assigned");
-	GET(cfg_get_double(c->cfg, s, "read-latency-ns", TOPO_DEF_DEV_RLAT,
-			   &d->perf.read_latency_ns, error));
-	GET(cfg_get_double(c->cfg, s, "write-latency-ns", TOPO_DEF_DEV_WLAT,
-			   &d->perf.write_latency_ns, error));
-	GET(cfg_get_double(c->cfg, s, "read-gbps", TOPO_DEF_DEV_RGBPS,
-			   &d->perf.read_gbps, error));
-	GET(cfg_get_double(c->cfg, s, "write-gbps", TOPO_DEF_DEV_WGBPS,
-			   &d->perf.write_gbps, error));
+	GET(get_mem_perf(c, s, "preset", (const char *const[]){
+				 "read-latency-ns", "write-latency-ns",
+				 "read-gbps", "write-gbps" },
+			 &(struct cb_mem_perf){ TOPO_DEF_DEV_RLAT, TOPO_DEF_DEV_WLAT,
+				 TOPO_DEF_DEV_RGBPS, TOPO_DEF_DEV_WGBPS },
+			 false, &d->perf, error));
 	GET(cfg_get_size(c->cfg, s, "pool-offset", 0, &d->pool_offset, error));
 	if (cfg_section_find(s, "pool-offset") && !o->ref2)
 		return FAIL(topo_key_line(s, "pool-offset"),

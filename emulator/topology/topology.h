@@ -214,6 +214,26 @@ struct cb_region *topology_device_region(const struct cb_topology *t,
  * switch level, the device. Written as "hb0/rp0/sw0/sw1/mem0".
  */
 char *topology_device_path(const struct cb_device *d);
+/*
+ * Named memory figures from published measurements (presets.c; sources
+ * in docs/timing-model.md): a device's `preset = NAME`, a host's
+ * `dram-preset = NAME`. Keys given beside the preset override it.
+ */
+struct cb_preset {
+	const char *name;
+	struct cb_mem_perf perf;
+	const char *what;
+};
+
+const struct cb_preset *topology_preset_find(const char *name);
+const struct cb_preset *topology_presets(int *n);
+
+/*
+ * Configured read bandwidth (GB/s) of @reg's whole path for its host: the
+ * narrowest resource scaled by the share of the interleave crossing it,
+ * QoS caps included (path_gbps.c). < 0: no limit configured.
+ */
+double topology_region_read_gbps(const struct cb_region *reg);
 int topology_device_switch_levels(const struct cb_device *d);
 
 /* Device-level totals the guest should see for a host. */

@@ -51,15 +51,26 @@ static void stream(struct run_result *r, const char *host, int n, double rd, dou
 	wl(r, host, "stream", "cxlbed-stream", n, o);
 }
 
+/* What the timing merge leaves for cxlbed-loaded (timing_run.c). */
 static void loaded(struct run_result *r, const char *host, int n, int threads,
-		   double ns, double rd, double wr)
+		   double ns, double gbps)
 {
-	g_autofree char *o = threads ?
-		g_strdup_printf("{\"load_threads\":%d,\"modeled\":{\"ns_per_access\":%g,"
-				"\"read_gbps\":%g,\"write_gbps\":%g}}", threads, ns, rd, wr) :
-		g_strdup_printf("{\"load_threads\":0,\"modeled\":{\"ns_per_access\":%g}}", ns);
+	g_autofree char *o = g_strdup_printf("{\"load_threads\":%d,\"chase_ns_per_access\":9999,"
+					     "\"load_gbps\":0.01,\"modeled\":{\"loaded_ns_per_access\":%g,"
+					     "\"load_gbps\":%g}}", threads, ns, gbps);
 
 	wl(r, host, "loaded", "cxlbed-loaded", n, o);
+}
+
+/* A workload on a devdax region's view. */
+static void on_dax(struct run_result *r, const char *host, const char *region,
+		   const char *program, const char *output)
+{
+	struct res_workload *w = result_add_workload(r, host, program + 7, program, -1);
+
+	w->region = g_strdup(region);
+	w->ok = true;
+	w->output = parse(output);
 }
 
 /* Two hosts; h0's CXL node listed before its local one. */
@@ -79,6 +90,7 @@ static struct run_result *synthetic(void)
 	node(h0, 0, "local", "local", NULL);
 	h1 = result_add_host(r, "h1");
 	node(h1, 0, "local", "local", NULL);
+	result_host_add_dax(h1, "r2", "dax0.0")->path = g_strdup("hb1/rp2/mem2");
 	node(h1, 1, "cxl", "hb1/rp1/mem1", "r1");
 
 	chase(r, "h0", 1, 250);
@@ -87,10 +99,19 @@ static struct run_result *synthetic(void)
 	chase(r, "h1", 1, 250);
 	stream(r, "h0", 0, 60, 40);
 	stream(r, "h0", 1, 20, 10);
+	/* every vCPU streaming: the sustained figure; h0 node 0 has one thread */
+	wl(r, "h0", "stream-x2", "cxlbed-stream", 1,
+	   "{\"threads\":2,\"modeled\":{\"read_gbps\":35}}");
 	/* h0 node 1: a full curve, given out of order; h1 node 1: loaded only. */
-	loaded(r, "h0", 1, 1, 400, 15, 5);
-	loaded(r, "h0", 1, 0, 255, 0, 0);
-	loaded(r, "h1", 1, 1, 300, 8, 0);
+	loaded(r, "h0", 1, 1, 400, 20);
+	loaded(r, "h0", 1, 0, 255, 0);
+	loaded(r, "h1", 1, 1, 300, 8);
+	/* h1's devdax region: its own figures, never node 1's or node -1's */
+	on_dax(r, "h1", "r2", "cxlbed-chase",
+	       "{\"modeled\":{\"ns_per_access\":330},\"chain\":\"computed\"}");
+	on_dax(r, "h1", "r2", "cxlbed-stream",
+	       "{\"threads\":1,\"modeled\":{\"read_gbps\":7,\"write_gbps\":6}}");
+	loaded(r, "h1", -1, 0, 777, 0);	/* nodes = none: no row's */
 	return r;
 }
 
@@ -112,7 +133,7 @@ static void test_rows(const struct table *t)
 {
 	const struct table_curve *c;
 
-	is_int(t->rows->len, 4, "one row per (host, node with memory)");
+	is_int(t->rows->len, 5, "one row per (host, node with memory or devdax region)");
 	ok(!strcmp(row(t, 0)->host, "h0") && !strcmp(row(t, 0)->kind, "local") &&
 	   !strcmp(row(t, 1)->kind, "cxl"), "h0: local row first, then CXL");
 	ok(!strcmp(row(t, 2)->host, "h1") && !strcmp(row(t, 2)->kind, "local"),
@@ -130,14 +151,33 @@ static void test_rows(const struct table *t)
 	is_str(row(t, 1)->clock, "modeled", "clock says modeled");
 	is_str(row(t, 1)->run_id, "20261122-000000-two", "row names its run");
 
-	is_int(t->curves->len, 4, "one curve per row");
+	ok(row(t, 1)->sustained_read_gbps == 35 && row(t, 0)->sustained_read_gbps == 60,
+	   "all-vCPU read: the stream with the most threads, else the one thread's");
+	ok(!strcmp(row(t, 4)->kind, "dax") && !strcmp(row(t, 4)->dax, "dax0.0") &&
+	   row(t, 4)->node == -1 && !strcmp(row(t, 4)->region, "r2"),
+	   "h1's devdax region: a row after its nodes, named by its dax device");
+	ok(row(t, 4)->latency_ns == 330 && row(t, 4)->read_gbps == 7 &&
+	   row(t, 4)->write_gbps == 6 && row(t, 4)->latency_ratio == 330.0 / 125,
+	   "devdax row: figures from the workloads run on its view, ratio to h1 local");
+	is_str(table_row_bound(row(t, 1)), "-", "no topology: no path limit, bound '-'");
+	((struct table_row *)row(t, 1))->path_read_gbps = 36;
+	is_str(table_row_bound(row(t, 1)), "path", "35 of 36 GB/s: bound by the path");
+	((struct table_row *)row(t, 1))->path_read_gbps = 63;
+	is_str(table_row_bound(row(t, 1)), "cores", "35 of 63 GB/s: bound by the cores");
+	((struct table_row *)row(t, 1))->path_read_gbps = -1;
+
+	is_int(t->curves->len, 5, "one curve per row");
 	c = g_ptr_array_index(t->curves, 1);
 	ok(c->points->len == 2 &&
 	   g_array_index(c->points, struct table_point, 0).gbps == 0 &&
 	   g_array_index(c->points, struct table_point, 0).latency_ns == 255 &&
 	   g_array_index(c->points, struct table_point, 1).gbps == 20 &&
 	   g_array_index(c->points, struct table_point, 1).latency_ns == 400,
-	   "curve: loaded points by bandwidth, x = read + write GB/s");
+	   "curve: modeled loaded points by bandwidth (loaded_ns_per_access, load_gbps)");
+	c = g_ptr_array_index(t->curves, 4);
+	ok(c->points->len == 1 && c->dax &&
+	   g_array_index(c->points, struct table_point, 0).latency_ns == 330,
+	   "devdax curve: its idle chase only (the loaded run had no region)");
 	c = g_ptr_array_index(t->curves, 3);
 	ok(c->points->len == 2 &&
 	   g_array_index(c->points, struct table_point, 0).load_threads == -1 &&
@@ -169,6 +209,18 @@ static void test_json(const struct table *t)
 	ok(json_node_is_null(json_object_get_member(
 		   json_array_get_object_element(json_object_get_array_member(o, "rows"), 3),
 		   "read_gbps")), "a figure not measured is null");
+	{
+		JsonObject *r4 = json_array_get_object_element(
+			json_object_get_array_member(o, "rows"), 4);
+
+		ok(json_node_is_null(json_object_get_member(r4, "node")) &&
+		   !g_strcmp0(json_object_get_string_member(r4, "dax"), "dax0.0") &&
+		   !g_strcmp0(json_object_get_string_member(r4, "region"), "r2") &&
+		   json_object_has_member(r4, "sustained_read_gbps") &&
+		   json_object_has_member(r4, "path_read_gbps") &&
+		   json_object_has_member(r4, "bound"),
+		   "devdax row in JSON: node null, dax, region, sustained/path/bound");
+	}
 }
 
 static void test_svg(const struct table *t)
@@ -212,6 +264,31 @@ static void test_describe(void)
 	}
 }
 
+/* The configured path limit: narrowest resource x ways / devices crossing it. */
+static void test_path_limit(void)
+{
+	struct { const char *file, *region; double want; const char *why; } cases[] = {
+		{ "direct.topo", "r0", 20, "one device: its media (20)" },
+		{ "interleave2-rp.topo", "r0", 40, "two root ports: 2 x media" },
+		{ "default.topo", "r0", 64 * 128 / 130.0,
+		  "x4 behind one switch: the switch's x16 32 GT/s uplink" },
+		{ "contention.topo", "r0", 1.6, "pool media 1.6" },
+		{ "contention-qos.topo", "r0", 0.5, "QoS cap 0.5 on h0's link" },
+	};
+
+	for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+		g_autofree char *path = g_build_filename(SRCDIR, "topologies",
+							 cases[i].file, NULL);
+		g_autoptr(cb_topology) t = topology_load(path, NULL);
+		const struct cb_region *reg = t ? topology_find_region(t, cases[i].region) : NULL;
+		double got = reg ? topology_region_read_gbps(reg) : -2;
+
+		ok(got > cases[i].want - 1e-3 && got < cases[i].want + 1e-3,
+		   "%s %s: path read %.4f GB/s, %s", cases[i].file, cases[i].region,
+		   got, cases[i].why);
+	}
+}
+
 /* The table's scenario: timing on; a streamer only where a vCPU is free for it. */
 static void test_scenario(void)
 {
@@ -226,10 +303,14 @@ static void test_scenario(void)
 		for (guint j = 0; s && j < s->workloads->len; j++)
 			g_string_append_printf(ids, "%s%s", j ? " " : "",
 					       ((struct scn_workload *)g_ptr_array_index(s->workloads, j))->id);
-		is_str(ids->str, i ? "chase stream loaded0 loaded1" : "chase stream loaded0",
+		is_str(ids->str, i ? "chase stream stream-x2 loaded0 loaded1" :
+		       "chase stream loaded0",
 		       "%s: table workloads (%s)%s", files[i], ids->str,
 		       i ? "" : ", no streamer on a 1-vCPU host");
 		ok(s && s->timing, "%s: timing model on", files[i]);
+		ok(s && ((struct scn_workload *)g_ptr_array_index(s->workloads, 0))->per_dax &&
+		   ((struct scn_workload *)g_ptr_array_index(s->workloads, 0))->per_node,
+		   "%s: every table workload runs on nodes and devdax regions", files[i]);
 	}
 }
 
@@ -240,7 +321,7 @@ int main(void)
 	g_autoptr(table) t = table_build(runs, NULL, 1);
 	g_autofree char *md = NULL;
 
-	plan(34);
+	plan(49);
 	t->run_id = g_strdup("table-test");
 	test_rows(t);
 	test_json(t);
@@ -249,6 +330,7 @@ int main(void)
 	ok(strstr(md, "| two | h0 | 1 | cxl |") && strstr(md, "2.50x") &&
 	   strstr(md, "modeled virtual time"), "table.md: rows, ratio, how obtained");
 	test_describe();
+	test_path_limit();
 	test_scenario();
 	return tap_failed ? 1 : 0;
 }

@@ -200,11 +200,43 @@ static void test_inline(void)
 	   "pool slice carved at offset 0");
 }
 
+/* Presets give a device's (a host's DRAM) figures; keys beside override. */
+static void test_presets(void)
+{
+	g_autoptr(cb_topology) t = parse(
+		"[host h0]\ndram-preset = ddr5-local\ndram-read-latency-ns = 85\n"
+		"[bridge hb0]\n[rootport rp0]\n[rootport rp1]\n[rootport rp2]\n"
+		"[device asic]\nport = rp0\npreset = cxl-asic\n"
+		"[device fpga]\nport = rp1\npreset = cxl-fpga\nread-gbps = 10\n"
+		"[device plain]\nport = rp2\nread-latency-ns = 200\n");
+	const struct cb_device *a, *f, *p;
+	const struct cb_host *h;
+
+	if (!t) {
+		for (int i = 0; i < 4; i++)
+			skip("preset topology did not load");
+		return;
+	}
+	a = topology_find_device(t, "asic");
+	f = topology_find_device(t, "fpga");
+	p = topology_find_device(t, "plain");
+	h = topology_find_host(t, "h0");
+	ok(a->perf.read_latency_ns == 205 && a->perf.write_latency_ns == 215 &&
+	   a->perf.read_gbps == 24 && a->perf.write_gbps == 12,
+	   "preset = cxl-asic: 205/215 ns, 24/12 GB/s");
+	ok(f->perf.read_latency_ns == 275 && f->perf.read_gbps == 10 &&
+	   f->perf.write_gbps == 8, "a key beside the preset overrides that figure only");
+	ok(p->perf.read_latency_ns == 200 && p->perf.write_latency_ns == 160 &&
+	   p->perf.read_gbps == 20, "no preset: the documented device defaults");
+	ok(h->local.read_latency_ns == 85 && h->local.write_latency_ns == 100 &&
+	   h->local.read_gbps == 100, "dram-preset = ddr5-local, read latency overridden");
+}
+
 int main(void)
 {
 	g_autoptr(GPtrArray) bad = bad_files();
 
-	plan(bad->len + 11 + 3 + 3 + 2 + 4);
+	plan(bad->len + 11 + 3 + 3 + 2 + 4 + 4);
 	for (guint i = 0; i < bad->len; i++)
 		check_bad(g_ptr_array_index(bad, i));
 	test_default();
@@ -212,5 +244,6 @@ int main(void)
 	test_shared_pool();
 	test_shipped();
 	test_inline();
+	test_presets();
 	return done_testing();
 }
