@@ -39,12 +39,12 @@ int main(void)
 	struct scenario *s;
 
 	dir = g_dir_make_tmp("cxlbed-scn-XXXXXX", NULL);
-	plan(12);
+	plan(15);
 	topo = write_file("t.topo", "[host h0]\n");
 	good = write_file("good.scn",
 		"# a comment\n[scenario]\nname = smoke\ntopology = t.topo\ntimeout = 60\n\n"
 		"[workload lat]\nprogram = cxlbed-chase\nargs = --bytes 8M\nhosts = h0\n"
-		"[workload once]\nprogram = cxlbed-stream\nnodes = none\n");
+		"[workload once]\nprogram = cxlbed-stream\nnodes = none\ndax = all\n");
 	s = scenario_load(good, &err);
 	ok(s != NULL, "a good scenario loads");
 	is_str(s ? s->name : NULL, "smoke", "name");
@@ -57,8 +57,10 @@ int main(void)
 
 		ok(w0->per_node && !w1->per_node && !strcmp(w0->args[1], "8M") &&
 		   w0->hosts && !strcmp(w0->hosts[0], "h0"), "per-node, args and hosts parsed");
+		ok(!w0->per_dax && w1->per_dax, "dax = all: once per devdax region; default none");
 	} else {
 		ok(0, "per-node, args and hosts parsed");
+		ok(0, "dax = all: once per devdax region; default none");
 	}
 	scenario_free(s);
 
@@ -73,5 +75,10 @@ int main(void)
 	bad("workload without program", "[scenario]\ntopology = t.topo\n[workload w]\nnodes = all\n", 3, "program");
 	bad("unknown section", "[scenario]\ntopology = t.topo\n[fault f]\n", 3, "unknown section");
 	bad("bad number", "[scenario]\ntopology = t.topo\ntimeout = soon\n", 3, "timeout");
+	bad("bad dax value", "[scenario]\ntopology = t.topo\n[workload w]\n"
+	    "program = cxlbed-chase\ndax = some\n", 5, "dax = 'some'");
+	bad("together with dax = all", "[scenario]\ntopology = t.topo\n[workload w]\n"
+	    "program = cxlbed-chase\nnodes = none\ndax = all\ntogether = on\n", 7,
+	    "dax = none");
 	return done_testing();
 }
