@@ -146,7 +146,24 @@ int far_modes(const struct gpu_opts *o, struct drive *d, int window,
 double resident_pass(const uint32_t *stream, size_t len, void *const *ptrs,
 		     compute_fn fn, void *ctx, cudaStream_t s);
 
-/* "summary" array: per far tier, tiered vs bound and overlap. */
+/*
+ * CUDA Unified Memory baseline (kv, adam; the layer sweep has its own
+ * loop). um_advise_dev() advises a managed range for device @dev:
+ * AccessedBy, plus ReadMostly for data the kernels only read. um_pass()
+ * is resident_pass() on managed blocks at @ptrs[id] (@sizes[id] bytes):
+ * the blocks of stream positions i+1..i+@window (the lookahead window the
+ * tiered run uses) are prefetched to @dev on a side stream, in stream
+ * order, and the compute for position i waits for its own prefetch.
+ * Returns wall ms.
+ */
+void um_advise_dev(void *p, size_t n, int dev, bool read_mostly);
+double um_pass(const uint32_t *stream, size_t len, void *const *ptrs,
+	       const size_t *sizes, int window, int dev, compute_fn fn,
+	       void *ctx, cudaStream_t s);
+
+/* "summary" array: per far tier, tiered vs bound and overlap; with
+ * @um_ms > 0 also speedup_vs_um. The ">= 2x faster than UM" target is the
+ * layer sweep's; other workloads report the speedup as an "info" target. */
 void far_summary_json(struct jw *j, const char *wl, const struct gpu_opts *o,
 		      const struct mode_result *m, int nm, double compute_ms,
 		      double allhbm_ms, double um_ms);

@@ -149,10 +149,15 @@ void far_summary_json(struct jw *j, const char *wl, const struct gpu_opts *o,
 			   "transfer time hidden behind compute (demand fetch: %.0f%%)",
 			   overlap_pct(de->ms, compute_ms, xo->ms));
 		if (um_ms > 0) {
+			/* The >= 2x goal is the layer sweep's; kv and adam
+			 * report the figure without one. */
+			bool goal = !strcmp(wl, "layers");
+
 			snprintf(name, sizeof(name), "%s.%s speedup vs unified memory",
 				 wl, o->fars[f].name);
-			target_add(name, um_ms / ti->ms, ">=", 2.0,
-				   "UM %.2f ms, tiered %.2f ms", um_ms, ti->ms);
+			target_add(name, um_ms / ti->ms, goal ? ">=" : "info",
+				   goal ? 2.0 : 0, "UM %.2f ms, tiered %.2f ms",
+				   um_ms, ti->ms);
 		}
 	}
 	jw_end_arr(j);

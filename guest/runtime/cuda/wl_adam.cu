@@ -5,7 +5,9 @@
  * the far tier in chunks. Each step streams every chunk in, updates it and
  * the parameters, and the runtime writes the dirty chunk back home.
  * Checked after the run: parameters and the home copies of m and v match
- * an all-HBM run.
+ * an all-HBM run. Baseline: CUDA Unified Memory, m and v managed and
+ * oversubscribed, chunks prefetched ahead in step order and updated in
+ * place.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -19,6 +21,8 @@ struct actx {
 	int nchunks, steps;
 	float *p, *g;			/* device */
 	void **homes;			/* pinned m|v per chunk */
+	void **mv;			/* m|v that reset and verify use:
+					 * homes, or the managed chunks */
 	size_t cbytes;
 	float *ref_p, *got_p;		/* host */
 	float *ref_mv;			/* host, all chunks */
@@ -40,7 +44,7 @@ static void adam_reset(void *vc, const char *label)
 	k_fill(c->p, (size_t)c->n, 11, 1.0f, 0);
 	CK(cudaDeviceSynchronize());
 	for (int i = 0; i < c->nchunks; i++)
-		memset(c->homes[i], 0, c->cbytes);
+		memset(c->mv[i], 0, c->cbytes);
 }
 
 static void adam_verify(void *vc, const char *label)
@@ -53,7 +57,7 @@ static void adam_verify(void *vc, const char *label)
 	CK(cudaMemcpy(c->got_p, c->p, c->n * sizeof(float), cudaMemcpyDeviceToHost));
 	dp = max_abs_diff(c->got_p, c->ref_p, (size_t)c->n);
 	for (int i = 0; i < c->nchunks; i++) {
-		double d = max_abs_diff((const float *)c->homes[i],
+		double d = max_abs_diff((const float *)c->mv[i],
 					c->ref_mv + (size_t)i * 2 * c->chunk,
 					(size_t)2 * c->chunk);
 		if (d > dmv)
@@ -99,7 +103,8 @@ int wl_adam(const struct gpu_opts *o, struct jw *j, struct rt_trace *tr)
 	uint32_t *stream;
 	struct mode_result m[16];
 	char *dev_all, *tmp;
-	double compute_ms, allhbm_ms;
+	double compute_ms, allhbm_ms, um_ms = -1;
+	bool um_over = false;
 
 	c.n = o->params;
 	c.chunk = o->chunk;
@@ -137,6 +142,7 @@ int wl_adam(const struct gpu_opts *o, struct jw *j, struct rt_trace *tr)
 		CK(cudaHostAlloc(&c.homes[i], c.cbytes, cudaHostAllocDefault));
 		sizes[i] = c.cbytes;
 	}
+	c.mv = c.homes;
 
 	CK(cudaMalloc(&tmp, c.cbytes));
 	CK(cudaMemset(tmp, 0, c.cbytes));
@@ -189,6 +195,37 @@ int wl_adam(const struct gpu_opts *o, struct jw *j, struct rt_trace *tr)
 			return -1;
 	}
 
+	/* Unified Memory, oversubscribed: the offloaded m|v chunks managed
+	 * (written every step, so AccessedBy without ReadMostly), params and
+	 * grads in HBM as in the tiered run, only the budget left free; the
+	 * tiered run's window of chunks prefetched ahead in step order and
+	 * updated in place. The driver evicts (writes back) on its own. */
+	if (!o->no_um) {
+		char *um;
+		void **umc = (void **)calloc(c.nchunks, sizeof(void *));
+		void *ballast;
+
+		CK(cudaMallocManaged(&um, total, cudaMemAttachGlobal));
+		for (int i = 0; i < c.nchunks; i++)
+			umc[i] = um + (size_t)i * c.cbytes;
+		c.mv = umc;
+		adam_reset(&c, "unified-memory");	/* zeroes m|v on the host */
+		um_advise_dev(um, total, o->dev, false);
+		ballast = ballast_take(budget);
+		um_over = ballast != NULL;
+		if (!um_over)
+			fprintf(stderr, "cxlbed-gpu: adam: could not oversubscribe unified memory (no ballast)\n");
+		um_ms = um_pass(stream, len, umc, sizes, window, o->dev, adam_step, &c, s);
+		adam_verify(&c, "unified-memory");
+		ballast_drop(ballast);
+		c.mv = c.homes;
+		CK(cudaFree(um));
+		free(umc);
+		memset(&m[nm], 0, sizeof(m[0]));
+		snprintf(m[nm].mode, sizeof(m[0].mode), "unified-memory");
+		m[nm++].ms = um_ms;
+	}
+
 	jw_obj(j, NULL);
 	jw_str(j, "name", "adam");
 	jw_obj(j, "config");
@@ -201,12 +238,14 @@ int wl_adam(const struct gpu_opts *o, struct jw *j, struct rt_trace *tr)
 	jw_num(j, "oversubscription", (double)total / (double)budget);
 	jw_int(j, "slots", slots);
 	jw_int(j, "window", window);
+	if (!o->no_um)
+		jw_bool(j, "um_oversubscribed", um_over);
 	jw_end_obj(j);
 	jw_arr(j, "runs");
 	for (int i = 0; i < nm; i++)
 		mode_json(j, &m[i]);
 	jw_end_arr(j);
-	far_summary_json(j, "adam", o, m, nm, compute_ms, allhbm_ms, -1);
+	far_summary_json(j, "adam", o, m, nm, compute_ms, allhbm_ms, um_ms);
 	jw_end_obj(j);
 
 	for (int i = 0; i < c.nchunks; i++)

@@ -4,7 +4,9 @@
  * steps each; every step reads the session's paged KV blocks in order
  * (flash-decoding style online softmax, one merge per page). Pages live in
  * the far tier and stream through the HBM slots; two fetch lanes stand for
- * sessions whose fetches contend for the same far link.
+ * sessions whose fetches contend for the same far link. Baseline: CUDA
+ * Unified Memory, the pages managed and oversubscribed, prefetched ahead
+ * in access order.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -117,7 +119,8 @@ int wl_kv(const struct gpu_opts *o, struct jw *j, struct rt_trace *tr)
 	uint32_t *stream;
 	struct mode_result m[16];
 	float *dev_all = NULL, *tmp;
-	double compute_ms, allhbm_ms = -1;
+	double compute_ms, allhbm_ms = -1, um_ms = -1;
+	bool um_over = false;
 
 	c.S = o->sessions;
 	c.page = o->page;
@@ -212,6 +215,33 @@ int wl_kv(const struct gpu_opts *o, struct jw *j, struct rt_trace *tr)
 			return -1;
 	}
 
+	/* Unified Memory, oversubscribed: the pages managed (read only, so
+	 * ReadMostly), only the budget left free, the lookahead window of the
+	 * tiered run prefetched ahead in the same access order. */
+	if (!o->no_um) {
+		char *um;
+		void *ballast;
+
+		CK(cudaMallocManaged(&um, total, cudaMemAttachGlobal));
+		for (int i = 0; i < npages; i++) {
+			ptrs[i] = um + (size_t)i * pbytes;
+			memcpy(ptrs[i], homes[i], pbytes);
+		}
+		um_advise_dev(um, total, o->dev, true);
+		kv_reset(&c, "unified-memory");
+		ballast = ballast_take(budget);
+		um_over = ballast != NULL;
+		if (!um_over)
+			fprintf(stderr, "cxlbed-gpu: kv: could not oversubscribe unified memory (no ballast)\n");
+		um_ms = um_pass(stream, len, ptrs, sizes, window, o->dev, kv_step, &c, s);
+		kv_verify(&c, "unified-memory");
+		ballast_drop(ballast);
+		CK(cudaFree(um));
+		memset(&m[nm], 0, sizeof(m[0]));
+		snprintf(m[nm].mode, sizeof(m[0].mode), "unified-memory");
+		m[nm++].ms = um_ms;
+	}
+
 	jw_obj(j, NULL);
 	jw_str(j, "name", "kv");
 	jw_obj(j, "config");
@@ -228,12 +258,14 @@ int wl_kv(const struct gpu_opts *o, struct jw *j, struct rt_trace *tr)
 	jw_int(j, "slots", slots);
 	jw_int(j, "window", window);
 	jw_int(j, "fetch_lanes", 2);
+	if (!o->no_um)
+		jw_bool(j, "um_oversubscribed", um_over);
 	jw_end_obj(j);
 	jw_arr(j, "runs");
 	for (int i = 0; i < nm; i++)
 		mode_json(j, &m[i]);
 	jw_end_arr(j);
-	far_summary_json(j, "kv", o, m, nm, compute_ms, allhbm_ms, -1);
+	far_summary_json(j, "kv", o, m, nm, compute_ms, allhbm_ms, um_ms);
 	jw_end_obj(j);
 
 	for (int i = 0; i < npages; i++)
