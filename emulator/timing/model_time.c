@@ -31,8 +31,7 @@ uint64_t tm_sync_stale_before(const struct tm_sync *s)
 bool tm_sync_stale(const struct tm_sync *s, int slot, uint64_t stale_before)
 {
 	return stale_before &&
-	       __atomic_load_n(&s->beat[slot], __ATOMIC_RELAXED) < stale_before &&
-	       (!s->may_go_stale || s->may_go_stale(s->may_go_stale_ctx, slot));
+	       __atomic_load_n(&s->beat[slot], __ATOMIC_RELAXED) < stale_before;
 }
 
 double tm_sync_min(const struct tm_sync *s, int except)

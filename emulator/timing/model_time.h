@@ -58,14 +58,6 @@ struct tm_sync {
 	 * does not see, or descheduled) holds nobody back; 0 = always wait.
 	 */
 	unsigned int stale_ms;
-	/*
-	 * Optional: may silent @slot go stale? The plugin answers no for a
-	 * vCPU of its own process that ran no kernel code since its last
-	 * check-in: the host did not run it, so its clock is still right
-	 * and the others must wait for it. NULL: every silent slot may.
-	 */
-	bool (*may_go_stale)(void *ctx, int slot);
-	void *may_go_stale_ctx;
 };
 
 void tm_sync_publish(struct tm_sync *s, int slot, double now);

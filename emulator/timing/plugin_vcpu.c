@@ -70,28 +70,17 @@ static uint64_t kernel_tbs_since_beat(const struct vcpu *v, unsigned int vi)
 	return kernel_tbs_of(vi) - __atomic_load_n(&v->beat_ktbs, __ATOMIC_RELAXED);
 }
 
-bool vcpu_may_go_stale(void *ctx, int slot)
-{
-	unsigned int vi = slot - tp.cfg.host_index * TM_MAX_VCPUS;
-	struct vcpu *v;
-
-	(void)ctx;
-	if (slot < tp.cfg.host_index * TM_MAX_VCPUS || vi >= TM_MAX_VCPUS)
-		return true;	/* another host's: only host time tells */
-	v = __atomic_load_n(&tp.cpu[vi], __ATOMIC_ACQUIRE);
-	return !v || kernel_tbs_since_beat(v, vi) > TM_AWAY_KERNEL_TBS;
-}
-
 static void sync_point(struct vcpu *v, unsigned int vi, double now)
 {
 	uint64_t ms = host_ms(), ktbs = kernel_tbs_of(vi);
 
 	/*
-	 * Silent for long in unmodeled kernel code: the others stopped
-	 * waiting for us, so rejoin at their time, as after a halt. Silent
-	 * because the host did not run us (a busy host, more vCPUs than
-	 * cores): our clock is still right; keep it, and the others wait
-	 * for us again from here.
+	 * Silent for long, the others stopped waiting for us. If we were in
+	 * unmodeled kernel code, rejoin at their time, as after a halt. If
+	 * we merely were not run (a busy host, more vCPUs than cores; or
+	 * held at a QEMU exclusive section while another vCPU waited for us
+	 * inside its callback), our clock is still right: keep it, and the
+	 * others wait for us again from here.
 	 */
 	if (tp.stale_ms && v->beat_ms && ms - v->beat_ms > tp.stale_ms &&
 	    kernel_tbs_since_beat(v, vi) > TM_AWAY_KERNEL_TBS) {
@@ -188,8 +177,16 @@ void plugin_turn(struct tm_cpu_mem *c, struct mf_target *t, double now)
 	tm_sync_publish_clock(&tp.sync, v->slot, now);
 	for (int spins = 0;
 	     ms_blocker(t, &tp.sync, v->slot, now, tp.share_ns) >= 0; spins++) {
-		if (spins < 64) {	/* a sharer on another core: soon */
-			sched_yield();
+		/*
+		 * A sharer on another core: soon; spin a little. No
+		 * sched_yield(): on a busy host it hands the core to a hog
+		 * for a whole time slice, and a vCPU arbitrating on every
+		 * miss then crawls (seen: a 4-thread stream over 300 s
+		 * instead of 5). Sleeping takes us off the run queue, so a
+		 * sharer without a core of its own gets ours.
+		 */
+		if (spins < 64) {
+			__builtin_ia32_pause();
 			continue;
 		}
 		if (!deadline) {

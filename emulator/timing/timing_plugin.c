@@ -176,7 +176,6 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 		return fail("cxlbed-timing: %s\n", "cache geometry unusable");
 	tp.mem.turn = plugin_turn;
 	tm_shared_sync(tp.shm, &tp.sync, tp.cfg.skew_ns, tp.stale_ms);
-	tp.sync.may_go_stale = vcpu_may_go_stale;
 	roi_log_init(&tp.log, TM_MAX_RES);
 	tp.report = g_strdup(report ? report : tp.cfg.report ? tp.cfg.report :
 			     "cxlbed-timing.json");

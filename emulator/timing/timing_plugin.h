@@ -64,8 +64,6 @@ extern struct tp_state tp;
 /* plugin_vcpu.c: clocks, the memory callback, halts */
 uint64_t insns_of(unsigned int vi);
 uint64_t kernel_tbs_of(unsigned int vi);
-/* tm_sync.may_go_stale: not for our own vCPUs that the host merely did not run. */
-bool vcpu_may_go_stale(void *ctx, int slot);
 struct vcpu *vcpu_get(unsigned int vi);
 void on_load(unsigned int vi, qemu_plugin_meminfo_t info, uint64_t vaddr,
 	     void *udata);

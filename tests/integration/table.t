@@ -31,19 +31,8 @@ slow=$(tj '[.rows | group_by(.topology + "/" + .host)[] |
 	select(([.[] | select(.kind=="cxl") | .latency_ns] | min) <=
 	       ([.[] | select(.kind=="local") | .latency_ns] | min)) | .[0].host] | length')
 check "CXL latency > local latency on every host" [ "$slow" = 0 ]
-# Idle latency within 5% of what the configuration implies: the plugin's
-# report lists each target's configured idle latency (media + every hop).
-far=$(for row in $(tj '.rows[] | "\(.topology)|\(.host)|\(.kind)|\(.path)|\(.latency_ns)"' | tr ' ' '_'); do
-	IFS='|' read -r t h kind path lat <<EOR
-$row
-EOR
-	want=$(jq -r --arg k "$kind" --arg p "$path" '[.targets[] | . as $t |
-		select(($k == "local" and .kind == "local") or
-		       ($k == "cxl" and .kind == "cxl" and ($p | contains($t.name)))) |
-		.read_latency_ns] | max' "$out/$t/timing-$h.json")
-	awk -v l="$lat" -v w="$want" -v r="$t/$h/$kind" \
-		'BEGIN { if (w == "null" || l < w * 0.95 || l > w * 1.05) print r ": " l " ns vs configured " w }'
-done)
+# Idle latency within 5% of what the configuration implies (lib.sh).
+far=$(latency_far "$out")
 check "every path's idle latency within 5% of its configuration${far:+ ($far)}" [ -z "$far" ]
 check "CXL rows' latency ratio > 1, local rows' = 1" \
 	[ "$(tj '[.rows[] | select((.kind=="cxl" and .latency_ratio <= 1) or (.kind=="local" and .latency_ratio != 1))] | length')" = 0 ]
