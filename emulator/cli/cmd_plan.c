@@ -9,6 +9,8 @@
 #include "argv.h"
 #include "cdat.h"
 #include "error.h"
+#include "pci_numbers.h"
+#include "timing_run.h"
 #include "topology.h"
 
 #include <stdio.h>
@@ -25,11 +27,12 @@ static void print_host(const struct cb_topology *t, const struct cb_host *h,
 	       topology_host_memdev_count(h),
 	       (unsigned long long)(topology_host_cxl_ram_bytes(h) / CB_MIB));
 	cb_foreach(h->devices, struct cb_device, d) {
-		g_autofree char *path = topology_device_path(d);
+		const struct cb_path *p = cb_device_path(d);
 		struct cb_region *r = topology_device_region(t, d);
 
-		printf("#   %s sn=0x%llx %lluM %s read %u ns %u MB/s, write %u "
-		       "ns %u MB/s%s%s%s%s\n", path,
+		printf("#   %s sn=0x%llx %lluM %s: media read %u ns %u MB/s, "
+		       "write %u ns %u MB/s; path +%g ns = idle read %g ns, "
+		       "write %g ns%s%s%s%s\n", p->text,
 		       (unsigned long long)d->serial,
 		       (unsigned long long)(d->size / CB_MIB),
 		       d->persistent ? "persistent" : "volatile",
@@ -37,6 +40,7 @@ static void print_host(const struct cb_topology *t, const struct cb_host *h,
 		       cdat_bandwidth_mbs(d->perf.read_gbps),
 		       cdat_latency_ns(d->perf.write_latency_ns),
 		       cdat_bandwidth_mbs(d->perf.write_gbps),
+		       p->hops_ns, p->latency_ns[CB_READ], p->latency_ns[CB_WRITE],
 		       r ? ", region " : "", r ? r->id : "",
 		       d->pool ? ", pool " : "", d->pool ? d->pool->id : "");
 	}
@@ -45,38 +49,31 @@ static void print_host(const struct cb_topology *t, const struct cb_host *h,
 
 int cmd_plan(int argc, char **argv)
 {
-	g_autofree char *rundir = NULL, *kernel = NULL, *initrd = NULL,
-		*qemu = NULL, *append = NULL, *plugin = NULL;
-	gboolean switch_cdat = FALSE;
+	g_autofree char *rundir = NULL;
+	gboolean timing = FALSE;
 	GOptionEntry entries[] = {
 		{ "rundir", 0, 0, G_OPTION_ARG_FILENAME, &rundir,
 		  "Run directory the paths are shown in (default "
 		  "results/RUN_ID)", "DIR" },
-		{ "qemu", 0, 0, G_OPTION_ARG_FILENAME, &qemu,
-		  "QEMU binary (default " CXLBED_DEFAULT_QEMU ")", "PATH" },
-		{ "kernel", 0, 0, G_OPTION_ARG_FILENAME, &kernel,
-		  "Guest kernel (default " CXLBED_DEFAULT_KERNEL ")", "PATH" },
-		{ "initrd", 0, 0, G_OPTION_ARG_FILENAME, &initrd,
-		  "Guest initramfs (default " CXLBED_DEFAULT_INITRD ")", "PATH" },
-		{ "append", 0, 0, G_OPTION_ARG_STRING, &append,
-		  "Extra guest kernel command line", "ARGS" },
-		{ "plugin", 0, 0, G_OPTION_ARG_STRING, &plugin,
-		  "TCG plugin (a full -plugin value)", "SPEC" },
-		{ "switch-cdat", 0, 0, G_OPTION_ARG_NONE, &switch_cdat,
-		  "Give switches their own CDAT (latency-ns) files", NULL },
+		{ "timing", 't', 0, G_OPTION_ARG_NONE, &timing,
+		  "Show the command line of a run with the timing model "
+		  "(cxlbed run --timing)", NULL },
 		{ NULL },
 	};
 	g_autoptr(GOptionContext) ctx = g_option_context_new(
 		"TOPOLOGY - print the QEMU command line of every host");
 	g_autoptr(GError) error = NULL;
 	g_autoptr(cb_topology) t = NULL;
-	struct qemu_opts o = { 0 };
+	struct qemu_opts o;
 	struct cb_host *h;
 
 	g_option_context_set_summary(ctx,
 		"Validates TOPOLOGY (see docs/topology.md) and prints each "
-		"host's QEMU command line.\nStarts nothing, writes nothing. "
-		"Exit status 2 on bad input, with FILE:LINE: on stderr.");
+		"host's QEMU command line,\nexactly as `cxlbed run` starts it "
+		"($CXLBED_QEMU, the guest image under the\ncxlbed root), and "
+		"each device's path with its configured figures.\n"
+		"Starts nothing, writes nothing. Exit status 2 on bad input, "
+		"with FILE:LINE: on stderr.");
 	g_option_context_add_main_entries(ctx, entries, NULL);
 	if (!g_option_context_parse(ctx, &argc, &argv, &error)) {
 		g_printerr("cxlbed plan: %s (see cxlbed plan --help)\n",
@@ -89,23 +86,24 @@ int cmd_plan(int argc, char **argv)
 		return 2;
 	}
 	t = topology_load(argv[1], &error);
+	if (t && !qemu_check_topology(t, &error))
+		g_clear_pointer(&t, topology_free);
 	if (!t) {
 		g_printerr("%s\n", error->message);
 		return error->domain == CXLBED_ERROR ? error->code : 2;
 	}
 	data_check_warn(t);
-	o.qemu = qemu;
-	o.kernel = kernel;
-	o.initrd = initrd;
-	o.rundir = rundir ? rundir : "results/RUN_ID";
-	o.append_extra = append;
-	o.plugin = plugin;
-	o.switch_cdat = switch_cdat;
+	qemu_opts_for_run(&o, rundir ? rundir : "results/RUN_ID");
 	printf("# topology %s (%s): %u host(s)%s%s\n", t->name, t->file,
 	       t->hosts->len, *t->description ? " - " : "", t->description);
 	cb_foreach(t->hosts, struct cb_host, h) {
-		g_autoptr(GPtrArray) a = qemu_argv_build(t, h, &o, &error);
+		/* a topology runs its default workloads: no host waits for others */
+		g_autofree char *plugin = timing ?
+			timing_plugin_arg(h, o.rundir, "RUN_ID", 1) : NULL;
+		g_autoptr(GPtrArray) a = NULL;
 
+		o.plugin = plugin;
+		a = qemu_argv_build(t, h, &o, &error);
 		if (!a) {
 			g_printerr("cxlbed plan: %s\n", error->message);
 			return 2;

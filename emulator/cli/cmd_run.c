@@ -4,6 +4,7 @@
 #include "argv.h"
 #include "error.h"
 #include "paths.h"
+#include "pci_numbers.h"
 #include "runner.h"
 
 #include <stdio.h>
@@ -16,6 +17,8 @@ int run_prepare(const char *path, struct scenario **scn, struct cb_topology **to
 	*scn = scenario_load(path, &err);
 	if (*scn)
 		*topo = topology_load((*scn)->topology_path, &err);
+	if (*scn && *topo && !qemu_check_topology(*topo, &err))
+		g_clear_pointer(topo, topology_free);
 	if (!*scn || !*topo) {
 		fprintf(stderr, "%s\n", err->message);
 		return err->domain == CXLBED_ERROR ? err->code : 2;

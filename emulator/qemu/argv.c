@@ -6,6 +6,8 @@
 #include "argv.h"
 #include "cdat.h"
 #include "error.h"
+#include "paths.h"
+#include "pci_numbers.h"
 
 #include <math.h>
 #include <string.h>
@@ -147,36 +149,36 @@ static void add_device(GPtrArray *a, const struct cb_device *d,
 }
 
 static void add_port(GPtrArray *a, const struct cb_port *p,
-		     const struct qemu_opts *o, const char *rundir);
+		     const struct qemu_pci_numbers *n, const char *rundir);
 
+/* A switch gets its own CDAT (its latency and bandwidth), written by the run. */
 static void add_switch(GPtrArray *a, const struct cb_switch *sw,
-		       const struct qemu_opts *o, const char *rundir)
+		       const struct qemu_pci_numbers *n, const char *rundir)
 {
 	g_autofree char *cdat = qemu_switch_cdat_file(rundir, sw);
 
 	add(a, "-device");
-	addf(a, "cxl-upstream,bus=%s,id=%s,x-speed=%s,x-width=%d%s%s",
+	addf(a, "cxl-upstream,bus=%s,id=%s,x-speed=%s,x-width=%d,cdat=%s",
 	     sw->upstream->id, sw->id, speed_name(sw->link.speed_gts),
-	     sw->link.width, o->switch_cdat ? ",cdat=" : "",
-	     o->switch_cdat ? cdat : "");
+	     sw->link.width, cdat);
 	for (int i = 0; i < sw->nports; i++) {
 		const struct cb_port *p = sw->ports[i];
 
 		add(a, "-device");
-		addf(a, "cxl-downstream,port=%d,bus=%s,id=%s,chassis=%d,"
+		addf(a, "cxl-downstream,port=%d,bus=%s,id=%s,chassis=0,"
 		     "slot=%d,hotplug=%s", p->number, sw->id, p->id,
-		     p->chassis, p->slot, p->hotplug ? "on" : "off");
+		     qemu_pci_slot(n, p), p->hotplug ? "on" : "off");
 	}
 	for (int i = 0; i < sw->nports; i++)
-		add_port(a, sw->ports[i], o, rundir);
+		add_port(a, sw->ports[i], n, rundir);
 }
 
 /* What hangs below a port, depth first so buses exist before use. */
 static void add_port(GPtrArray *a, const struct cb_port *p,
-		     const struct qemu_opts *o, const char *rundir)
+		     const struct qemu_pci_numbers *n, const char *rundir)
 {
 	if (p->child_kind == CB_NODE_SWITCH)
-		add_switch(a, p->child.sw, o, rundir);
+		add_switch(a, p->child.sw, n, rundir);
 	else if (p->child_kind == CB_NODE_DEVICE)
 		add_device(a, p->child.dev, rundir);
 }
@@ -279,6 +281,7 @@ GPtrArray *qemu_argv_build(const struct cb_topology *t,
 	g_autofree char *agent = qemu_agent_socket(rundir, h);
 	g_autofree char *console = qemu_console_log(rundir, h);
 	g_autofree char *pid = qemu_pidfile(rundir, h);
+	struct qemu_pci_numbers n = { 0 };
 	struct cb_bridge *b;
 
 	(void)t;
@@ -287,6 +290,10 @@ GPtrArray *qemu_argv_build(const struct cb_topology *t,
 		g_set_error(error, CXLBED_ERROR, CXLBED_ERROR_INPUT,
 			    "run directory '%s' has a ',' which QEMU options "
 			    "cannot take; pick another directory", rundir);
+		g_ptr_array_unref(a);
+		return NULL;
+	}
+	if (!qemu_pci_numbers_init(&n, h, error)) {
 		g_ptr_array_unref(a);
 		return NULL;
 	}
@@ -318,7 +325,7 @@ GPtrArray *qemu_argv_build(const struct cb_topology *t,
 	addf(a, "%lluM", (unsigned long long)(h->memory / CB_MIB));
 	add_numa(a, h);
 	add(a, "-kernel");
-	add(a, o->kernel ? o->kernel : CXLBED_DEFAULT_KERNEL);
+	add(a, o->kernel ? o->kernel : CXLBED_GUEST_KERNEL);
 	add(a, "-initrd");
 	add(a, o->initrd ? o->initrd : CXLBED_DEFAULT_INITRD);
 	add(a, "-append");
@@ -357,7 +364,7 @@ GPtrArray *qemu_argv_build(const struct cb_topology *t,
 
 		add(a, "-device");
 		addf(a, "pxb-cxl,bus_nr=%d,bus=pcie.0,id=%s,"
-		     "hdm_for_passthrough=on", b->bus_nr, b->id);
+		     "hdm_for_passthrough=on", qemu_pci_bus(&n, b), b->id);
 		add(a, "-object");
 		addf(a, "acpi-generic-port,id=%s-gp,pci-bus=%s,node=%u",
 		     b->id, b->id, 1 + b_i_);
@@ -369,19 +376,30 @@ GPtrArray *qemu_argv_build(const struct cb_topology *t,
 			else if (p->child_kind == CB_NODE_DEVICE)
 				l = &p->child.dev->link;
 			add(a, "-device");
-			addf(a, "cxl-rp,port=%d,bus=%s,id=%s,chassis=%d,slot=%d,"
+			addf(a, "cxl-rp,port=%d,bus=%s,id=%s,chassis=0,slot=%d,"
 			     "hotplug=%s,x-speed=%s,x-width=%d", p->number,
-			     b->id, p->id, p->chassis, p->slot,
+			     b->id, p->id, qemu_pci_slot(&n, p),
 			     p->hotplug ? "on" : "off",
 			     speed_name(l ? l->speed_gts : 32),
 			     l ? l->width : 16);
 		}
 		cb_foreach(b->rootports, struct cb_port, p)
-			add_port(a, p, o, rundir);
+			add_port(a, p, &n, rundir);
 	}
 	add_windows(a, h);
 	g_ptr_array_add(a, NULL);
+	qemu_pci_numbers_clear(&n);
 	return a;
+}
+
+void qemu_opts_for_run(struct qemu_opts *o, const char *rundir)
+{
+	*o = (struct qemu_opts){
+		.qemu = g_getenv("CXLBED_QEMU"),
+		.kernel = cxlbed_path(CXLBED_GUEST_KERNEL),
+		.initrd = cxlbed_path(CXLBED_DEFAULT_INITRD),
+		.rundir = rundir,
+	};
 }
 
 static bool needs_quote(const char *s)

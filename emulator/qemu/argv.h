@@ -6,6 +6,7 @@
 #ifndef CXLBED_QEMU_ARGV_H
 #define CXLBED_QEMU_ARGV_H
 
+#include "paths.h"
 #include "topology.h"
 
 #include <glib.h>
@@ -13,24 +14,24 @@
 
 /* Where the guest image worker leaves its output (repo-root relative). */
 #define CXLBED_DEFAULT_QEMU "qemu-system-x86_64"
-#define CXLBED_DEFAULT_KERNEL "build/guest/vmlinuz"
 #define CXLBED_DEFAULT_INITRD "build/guest/initramfs.cpio.gz"
 
 struct qemu_opts {
 	const char *qemu;	/* NULL: CXLBED_DEFAULT_QEMU */
-	const char *kernel;	/* NULL: CXLBED_DEFAULT_KERNEL */
+	const char *kernel;	/* NULL: CXLBED_GUEST_KERNEL */
 	const char *initrd;	/* NULL: CXLBED_DEFAULT_INITRD */
 	const char *rundir;	/* sockets, logs, CDAT and pool files */
 	const char *append_extra;	/* added to the kernel command line */
 	const char *plugin;	/* full -plugin value, or NULL */
 	bool interactive;	/* serial on stdio instead of a log file */
-	/*
-	 * Give each switch its own CDAT (cdat=RUNDIR/cdat-SWITCH.bin, the
-	 * switch's latency-ns and bandwidth) instead of QEMU's built-in one.
-	 * The run must write those files first: qemu_write_cdat_files().
-	 */
-	bool switch_cdat;
 };
+
+/*
+ * The options every verb that starts (or shows) a host's QEMU uses: the
+ * QEMU binary ($CXLBED_QEMU or CXLBED_DEFAULT_QEMU), the guest image
+ * under the cxlbed root, @rundir. So `plan` prints what `run` starts.
+ */
+void qemu_opts_for_run(struct qemu_opts *o, const char *rundir);
 
 /* NULL-terminated argv of owned strings; NULL + *error on failure. */
 GPtrArray *qemu_argv_build(const struct cb_topology *t,

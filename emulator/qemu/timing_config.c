@@ -57,66 +57,43 @@ static void add_res(GString *s, GHashTable *seen, const char *name,
 }
 
 /*
- * A per-host QoS cap on link @id: a resource of this host's alone
- * ("cap:link:ID:HOST"), crossed just before the shared link, so the host
- * never gets more than the cap however idle the link is.
+ * One target line per device, from its derived path: media and hop
+ * latency, and the resources it crosses top down. A host's QoS cap on a
+ * link is a resource of that host's alone ("cap:link:ID:HOST") crossed
+ * just before the shared link, so the host never gets more than the cap
+ * however idle the link is.
  */
-static void add_cap(GString *s, GHashTable *seen, GPtrArray *via,
-		    const struct cb_link *l, const char *id, const char *host)
+static void device_line(GString *s, GHashTable *seen, const struct cb_device *d)
 {
-	const double *cap = l->host_caps_gbps ?
-		g_hash_table_lookup(l->host_caps_gbps, host) : NULL;
-	char *name;
+	const struct cb_path *p = cb_device_path(d);
+	const char *sep = "";
 
-	if (!cap || *cap <= 0)
-		return;
-	name = g_strdup_printf("cap:link:%s:%s", id, host);
-	add_res(s, seen, name, *cap, *cap);
-	g_ptr_array_add(via, name);
-}
+	for (int i = 0; i < p->nhops; i++) {
+		const struct cb_hop *h = &p->hops[i];
 
-/* Walk from a device up to its bridge, collecting resources top-down. */
-static void device_line(GString *s, GHashTable *seen, const struct cb_device *d,
-			const char *host)
-{
-	GPtrArray *via = g_ptr_array_new_with_free_func(g_free);
-	g_autofree char *path = topology_device_path(d);
-	const struct cb_port *port = d->port;
-	const struct cb_bridge *b = port->bridge;
-	double hops = d->link.latency_ns;
-	char *media;
-
-	/* resources in order from the device up, reversed when printed */
-	media = d->pool ? g_strdup_printf("media:pool:%s", d->pool->id) :
-			  g_strdup_printf("media:%s", d->id);
-	add_res(s, seen, media, d->perf.read_gbps, d->perf.write_gbps);
-	g_ptr_array_add(via, media);
-	g_ptr_array_add(via, g_strdup_printf("link:%s", d->id));
-	add_res(s, seen, g_ptr_array_index(via, via->len - 1), d->link.gbps,
-		d->link.gbps);
-	add_cap(s, seen, via, &d->link, d->id, host);
-	while (port->kind == CB_PORT_DOWNSTREAM && port->parent_switch) {
-		const struct cb_switch *sw = port->parent_switch;
-
-		hops += sw->latency_ns + sw->link.latency_ns;
-		g_ptr_array_add(via, g_strdup_printf("link:%s", sw->id));
-		add_res(s, seen, g_ptr_array_index(via, via->len - 1),
-			sw->link.gbps, sw->link.gbps);
-		add_cap(s, seen, via, &sw->link, sw->id, host);
-		port = sw->upstream;
+		if (h->cap_resource)
+			add_res(s, seen, h->cap_resource, h->cap_gbps, h->cap_gbps);
+		if (h->resource)
+			add_res(s, seen, h->resource, h->gbps[CB_READ],
+				h->gbps[CB_WRITE]);
 	}
-	hops += b->latency_ns;
-	g_ptr_array_add(via, g_strdup_printf("bridge:%s", b->id));
-	add_res(s, seen, g_ptr_array_index(via, via->len - 1), b->gbps, b->gbps);
-
 	g_string_append_printf(s, "target name=%s path=%s cxl=1 read_ns=%g "
-			       "write_ns=%g hops_ns=%g via=", d->id, path,
-			       d->perf.read_latency_ns,
-			       d->perf.write_latency_ns, hops);
-	for (int i = via->len - 1; i >= 0; i--)
-		g_string_append_printf(s, "%s%s", (char *)g_ptr_array_index(via, i),
-				       i ? "," : "\n");
-	g_ptr_array_free(via, TRUE);
+			       "write_ns=%g hops_ns=%g via=", d->id, p->text,
+			       d->perf.read_latency_ns, d->perf.write_latency_ns,
+			       p->hops_ns);
+	for (int i = 0; i < p->nhops; i++) {
+		const struct cb_hop *h = &p->hops[i];
+
+		if (h->cap_resource) {
+			g_string_append_printf(s, "%s%s", sep, h->cap_resource);
+			sep = ",";
+		}
+		if (h->resource) {
+			g_string_append_printf(s, "%s%s", sep, h->resource);
+			sep = ",";
+		}
+	}
+	g_string_append_c(s, '\n');
 }
 
 char *timing_config_text(const struct cb_topology *t, const struct cb_host *h,
@@ -176,7 +153,7 @@ char *timing_config_text(const struct cb_topology *t, const struct cb_host *h,
 			       h->local.read_latency_ns,
 			       h->local.write_latency_ns, dram);
 	cb_foreach(h->devices, struct cb_device, d)
-		device_line(s, seen, d, h->id);
+		device_line(s, seen, d);
 	cb_foreach(h->windows, struct cb_window, w) {
 		struct cb_bridge *b;
 

@@ -1,16 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /* report.md: the human record of a run, next to summary.json. */
+#include "figures.h"
 #include "result.h"
 
 static void md_measure(GString *s, double v, const char *fmt)
 {
-	if (v < 0)
-		g_string_append(s, " – |");
-	else {
-		g_string_append_c(s, ' ');
-		g_string_append_printf(s, fmt, v);
-		g_string_append(s, " |");
-	}
+	char buf[32];
+
+	g_string_append_printf(s, " %s |", fig_format(buf, sizeof(buf), v, fmt));
 }
 
 bool result_write_report(const struct run_result *r, const char *path,

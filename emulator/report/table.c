@@ -1,14 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The end-of-run table on the terminal: per host, per node, then checks. */
+#include "figures.h"
 #include "result.h"
-
-static void fmt_measure(char *buf, size_t len, double v, const char *fmt)
-{
-	if (v < 0)
-		g_strlcpy(buf, "-", len);
-	else
-		g_snprintf(buf, len, fmt, v);
-}
 
 void result_print_table(const struct run_result *r, FILE *out)
 {
@@ -25,9 +18,9 @@ void result_print_table(const struct run_result *r, FILE *out)
 			const struct res_node *n = g_ptr_array_index(h->nodes, j);
 			char lat[32], rd[32], wr[32], label[16];
 
-			fmt_measure(lat, sizeof(lat), n->latency_ns, "%.1f");
-			fmt_measure(rd, sizeof(rd), n->read_gbps, "%.3f");
-			fmt_measure(wr, sizeof(wr), n->write_gbps, "%.3f");
+			fig_format(lat, sizeof(lat), n->latency_ns, "%.1f");
+			fig_format(rd, sizeof(rd), n->read_gbps, "%.3f");
+			fig_format(wr, sizeof(wr), n->write_gbps, "%.3f");
 			fprintf(out, "%-8s %4s %-5s %9llu %10s %9s %9s %-7s  %s\n",
 				h->name, result_node_label(n, label, sizeof(label)), n->kind ? n->kind : "?",
 				(unsigned long long)(n->mem_bytes >> 20), lat, rd,

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Rows and curves of `cxlbed table` from run results (see table_paths.h). */
 #include "table_paths.h"
+#include "figures.h"
 #include "svg.h"
 
 #include <string.h>
@@ -58,51 +59,6 @@ void table_free(struct table *t)
 	g_free(t);
 }
 
-/* Which clocks the figures of one row came from, as one word. */
-struct clocks {
-	bool modeled, guest;
-};
-
-static const char *clocks_word(const struct clocks *c)
-{
-	if (c->modeled && c->guest)
-		return "mixed";
-	if (c->modeled)
-		return "modeled";
-	if (c->guest)
-		return "guest";
-	return "-";	/* nothing measured */
-}
-
-/*
- * A workload's figure: the modeled one when the timing model produced it,
- * else the guest clock's. < 0 when the output has neither.
- */
-static double figure2(JsonObject *out, const char *key, const char *guest_key,
-		      struct clocks *c)
-{
-	if (!out)
-		return -1;
-	if (json_object_has_member(out, "modeled")) {
-		JsonObject *m = json_object_get_object_member(out, "modeled");
-
-		if (m && json_object_has_member(m, key)) {
-			c->modeled = true;
-			return json_object_get_double_member(m, key);
-		}
-	}
-	if (guest_key && json_object_has_member(out, guest_key)) {
-		c->guest = true;
-		return json_object_get_double_member(out, guest_key);
-	}
-	return -1;
-}
-
-static double figure(JsonObject *out, const char *key, struct clocks *c)
-{
-	return figure2(out, key, key, c);
-}
-
 /* Did workload @w run at @row's place: its node, or its devdax region? */
 static bool ran_at(const struct res_workload *w, const struct table_row *row)
 {
@@ -128,7 +84,7 @@ static const struct res_workload *find_workload(const struct run_result *r,
 
 /* The read bandwidth of the stream with the most threads at @row. */
 static double sustained_read(const struct run_result *r,
-			     const struct table_row *row, struct clocks *c)
+			     const struct table_row *row, struct fig_clocks *c)
 {
 	gint64 most = 0;
 	double gbps = -1;
@@ -141,19 +97,12 @@ static double sustained_read(const struct run_result *r,
 		if (!ran_at(w, row) || g_strcmp0(w->program, STREAM))
 			continue;
 		threads = json_object_get_int_member_with_default(w->output, "threads", 1);
-		if (threads > most && (v = figure(w->output, "read_gbps", c)) >= 0) {
+		if (threads > most && (v = fig_of(w->output, "read_gbps", c)) >= 0) {
 			most = threads;
 			gbps = v;
 		}
 	}
 	return gbps;
-}
-
-static int switch_level(const struct cb_device *d)
-{
-	if (d->port && d->port->kind == CB_PORT_DOWNSTREAM && d->port->parent_switch)
-		return d->port->parent_switch->level;
-	return 0;
 }
 
 char *table_describe_region(const struct cb_topology *t, const char *region)
@@ -167,7 +116,7 @@ char *table_describe_region(const struct cb_topology *t, const char *region)
 	if (!reg)
 		return NULL;
 	cb_foreach(reg->devices, const struct cb_device, d) {
-		levels = MAX(levels, switch_level(d));
+		levels = MAX(levels, topology_device_switch_levels(d));
 		if (d->pool)
 			pool = d->pool;
 	}
@@ -221,7 +170,7 @@ static struct table_curve *build_curve(const struct run_result *r,
 	c->points = g_array_new(FALSE, FALSE, sizeof(struct table_point));
 	for (guint i = 0; i < r->workloads->len; i++) {
 		const struct res_workload *w = g_ptr_array_index(r->workloads, i);
-		struct clocks ck = { 0 };
+		struct fig_clocks ck = { 0 };
 		struct table_point p = { 0 };
 		double v;
 
@@ -233,11 +182,11 @@ static struct table_curve *build_curve(const struct run_result *r,
 		 * the node's idle latency; without the model the guest-clock
 		 * fields chase_ns_per_access and load_gbps are the fallback.
 		 */
-		p.latency_ns = figure2(w->output, "loaded_ns_per_access",
+		p.latency_ns = fig_get(w->output, "loaded_ns_per_access",
 				       "chase_ns_per_access", &ck);
 		if (p.latency_ns <= 0)
 			continue;
-		if ((v = figure(w->output, "load_gbps", &ck)) > 0)
+		if ((v = fig_of(w->output, "load_gbps", &ck)) > 0)
 			p.gbps = v;
 		p.load_threads = json_object_get_int_member_with_default(w->output,
 									"load_threads",
@@ -263,7 +212,7 @@ static struct table_row *build_row(const struct run_result *r,
 	const struct cb_region *reg = topo && n->region ?
 		topology_find_region(topo, n->region) : NULL;
 	const struct res_workload *w;
-	struct clocks ck = { 0 };
+	struct fig_clocks ck = { 0 };
 
 	row->topology = g_strdup(r->topology_name ? r->topology_name : r->topology);
 	row->run_id = g_strdup(r->run_id);
@@ -278,7 +227,10 @@ static struct table_row *build_row(const struct run_result *r,
 	row->latency_ratio = -1;
 	row->path_read_gbps = !g_strcmp0(n->kind, "local") ?
 		(th ? th->local.read_gbps : -1) :
-		(reg ? topology_region_read_gbps(reg) : -1);
+		(reg ? topology_region_gbps(reg, CB_READ) : -1);
+	row->config_latency_ns = !g_strcmp0(n->kind, "local") ?
+		(th ? th->local.read_latency_ns : -1) :
+		(reg ? topology_region_latency_ns(reg, CB_READ) : -1);
 
 	/*
 	 * From the workloads, not the node's figures: the runner copies every
@@ -286,12 +238,12 @@ static struct table_row *build_row(const struct run_result *r,
 	 * loaded latency there.
 	 */
 	w = find_workload(r, row, CHASE);
-	row->latency_ns = w ? figure(w->output, "ns_per_access", &ck) : -1;
+	row->latency_ns = w ? fig_of(w->output, "ns_per_access", &ck) : -1;
 	w = find_workload(r, row, STREAM);
-	row->read_gbps = w ? figure(w->output, "read_gbps", &ck) : -1;
-	row->write_gbps = w ? figure(w->output, "write_gbps", &ck) : -1;
+	row->read_gbps = w ? fig_of(w->output, "read_gbps", &ck) : -1;
+	row->write_gbps = w ? fig_of(w->output, "write_gbps", &ck) : -1;
 	row->sustained_read_gbps = sustained_read(r, row, &ck);
-	row->clock = g_strdup(clocks_word(&ck));
+	row->clock = g_strdup(fig_clock_word(&ck) ? fig_clock_word(&ck) : "-");
 	return row;
 }
 
@@ -439,6 +391,7 @@ JsonNode *table_to_json(const struct table *t)
 		set_figure(o, "write_gbps", r->write_gbps);
 		set_figure(o, "sustained_read_gbps", r->sustained_read_gbps);
 		set_figure(o, "path_read_gbps", r->path_read_gbps);
+		set_figure(o, "configured_latency_ns", r->config_latency_ns);
 		json_object_set_string_member(o, "bound", table_row_bound(r));
 		set_figure(o, "latency_ratio", r->latency_ratio);
 		json_object_set_string_member(o, "clock", r->clock);
@@ -485,12 +438,20 @@ bool table_write_json(const struct table *t, const char *path, GError **error)
 	return json_generator_to_file(gen, path, error);
 }
 
-static void fmt(char *buf, size_t len, double v, const char *f)
+/* A row's figures as table cells ("-" where not measured). */
+struct row_cells {
+	char lat[32], rd[32], wr[32], all[32], lim[32], ratio[32], node[16];
+};
+
+static void row_cells(const struct table_row *r, struct row_cells *c)
 {
-	if (v < 0)
-		g_strlcpy(buf, "-", len);
-	else
-		g_snprintf(buf, len, f, v);
+	fig_format(c->lat, sizeof(c->lat), r->latency_ns, "%.1f");
+	fig_format(c->rd, sizeof(c->rd), r->read_gbps, "%.2f");
+	fig_format(c->wr, sizeof(c->wr), r->write_gbps, "%.2f");
+	fig_format(c->all, sizeof(c->all), r->sustained_read_gbps, "%.2f");
+	fig_format(c->lim, sizeof(c->lim), r->path_read_gbps, "%.2f");
+	fig_format(c->ratio, sizeof(c->ratio), r->latency_ratio, "%.2fx");
+	row_node(r, c->node, sizeof(c->node));
 }
 
 /* How the figures were obtained, from the rows' clocks, in words. */
@@ -535,18 +496,13 @@ char *table_to_markdown(const struct table *t)
 			"|---|---|---|---|---|---:|---:|---:|---:|---:|---|---:|---|---|\n");
 	for (guint i = 0; i < t->rows->len; i++) {
 		const struct table_row *r = g_ptr_array_index(t->rows, i);
-		char lat[32], rd[32], wr[32], all[32], lim[32], ratio[32], node[16];
+		struct row_cells c;
 
-		fmt(lat, sizeof(lat), r->latency_ns, "%.1f");
-		fmt(rd, sizeof(rd), r->read_gbps, "%.2f");
-		fmt(wr, sizeof(wr), r->write_gbps, "%.2f");
-		fmt(all, sizeof(all), r->sustained_read_gbps, "%.2f");
-		fmt(lim, sizeof(lim), r->path_read_gbps, "%.2f");
-		fmt(ratio, sizeof(ratio), r->latency_ratio, "%.2fx");
+		row_cells(r, &c);
 		g_string_append_printf(s, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | `%s` |\n",
-				       r->topology, r->host, row_node(r, node, sizeof(node)),
-				       r->kind, r->via ? r->via : "", lat, rd, wr, all,
-				       lim, table_row_bound(r), ratio, r->clock, r->path);
+				       r->topology, r->host, c.node, r->kind,
+				       r->via ? r->via : "", c.lat, c.rd, c.wr, c.all,
+				       c.lim, table_row_bound(r), c.ratio, r->clock, r->path);
 	}
 	g_string_append(s, "\n## Loaded latency\n\n"
 			"![loaded latency](loaded-latency.svg)\n\n"
@@ -593,18 +549,13 @@ void table_print(const struct table *t, FILE *out)
 		"wr GB/s", "all rd", "path rd", "bound", "ratio", "clock", "via");
 	for (guint i = 0; i < t->rows->len; i++) {
 		const struct table_row *r = g_ptr_array_index(t->rows, i);
-		char lat[32], rd[32], wr[32], all[32], lim[32], ratio[32], node[16];
+		struct row_cells c;
 
-		fmt(lat, sizeof(lat), r->latency_ns, "%.1f");
-		fmt(rd, sizeof(rd), r->read_gbps, "%.2f");
-		fmt(wr, sizeof(wr), r->write_gbps, "%.2f");
-		fmt(all, sizeof(all), r->sustained_read_gbps, "%.2f");
-		fmt(lim, sizeof(lim), r->path_read_gbps, "%.2f");
-		fmt(ratio, sizeof(ratio), r->latency_ratio, "%.2fx");
+		row_cells(r, &c);
 		fprintf(out, "%-*s %-*s %6s %-5s %9s %8s %8s %8s %8s %-5s %7s %-7s  %s\n",
-			tw, r->topology, hw, r->host, row_node(r, node, sizeof(node)),
-			r->kind, lat, rd, wr, all, lim, table_row_bound(r), ratio,
-			r->clock, r->via ? r->via : r->path);
+			tw, r->topology, hw, r->host, c.node, r->kind, c.lat, c.rd,
+			c.wr, c.all, c.lim, table_row_bound(r), c.ratio, r->clock,
+			r->via ? r->via : r->path);
 	}
 }
 

@@ -11,6 +11,8 @@
  *   read_gbps, write_gbps cxlbed-stream (1 thread), output.modeled.read_/write_gbps
  *   sustained_read_gbps   cxlbed-stream with the most threads (every vCPU)
  *   path_read_gbps        the topology: the path's configured read bandwidth
+ *   configured_latency_ns the topology: the path's configured idle latency
+ *                         (media + hops, the mean over an interleave)
  *   curve points          cxlbed-loaded, x = output.modeled.load_gbps of the
  *                         streamers, y = output.modeled.loaded_ns_per_access
  * Without the timing model the guest-clock figures are used and the row's
@@ -39,6 +41,7 @@ struct table_row {
 	double write_gbps;
 	double sustained_read_gbps;	/* every vCPU of the host reading */
 	double path_read_gbps;	/* configured limit of the path; < 0 none */
+	double config_latency_ns;	/* configured idle latency; < 0 unknown */
 	double latency_ratio;	/* latency / same host's local; < 0 unknown */
 	char *clock;		/* "modeled" | "guest" | "mixed" */
 };

@@ -6,6 +6,7 @@
 #include "timing_run.h"
 #include "argv.h"
 #include "error.h"
+#include "figures.h"
 #include "paths.h"
 #include "process.h"
 #include "progress.h"
@@ -119,14 +120,7 @@ static guint arming_hosts(const struct run *run)
 
 static bool start_host(struct run *run, struct host_run *hr, GError **error)
 {
-	struct qemu_opts qo = {
-		.qemu = g_getenv("CXLBED_QEMU"),
-		.kernel = cxlbed_path(CXLBED_GUEST_KERNEL),
-		.initrd = cxlbed_path(CXLBED_DEFAULT_INITRD),
-		.rundir = run->dir,
-		.interactive = run->opts->interactive,
-		.switch_cdat = true,
-	};
+	struct qemu_opts qo;
 	g_autoptr(GPtrArray) argv = NULL;
 	g_autofree char *qmp_log = host_file(run, "qmp", hr->h, "log");
 	g_autofree char *qemu_log = host_file(run, "qemu", hr->h, "log");
@@ -134,6 +128,8 @@ static bool start_host(struct run *run, struct host_run *hr, GError **error)
 	g_autofree char *shell = NULL;
 	g_autofree char *plugin = NULL;
 
+	qemu_opts_for_run(&qo, run->dir);
+	qo.interactive = run->opts->interactive;
 	if (run->opts->timing) {
 		plugin = timing_run_prepare(run->topo, hr->h, run->dir, run->res->run_id,
 					    arming_hosts(run), error);
@@ -291,31 +287,20 @@ static bool workload_wanted(const struct scn_workload *w, const struct cb_host *
 /* Copy the figures a workload reports into its node's (or view's) row. */
 static void absorb_output(struct res_node *n, JsonObject *out)
 {
+	struct fig_clocks ck = { 0 };
+	double v;
+
 	if (!n || !out)
 		return;
-	if (json_object_has_member(out, "modeled")) {
-		/* Modeled figures replace the guest clock's, field by field. */
-		JsonObject *m = json_object_get_object_member(out, "modeled");
-
-		if (json_object_has_member(m, "ns_per_access"))
-			n->latency_ns = json_object_get_double_member(m, "ns_per_access");
-		if (json_object_has_member(m, "read_gbps"))
-			n->read_gbps = json_object_get_double_member(m, "read_gbps");
-		if (json_object_has_member(m, "write_gbps"))
-			n->write_gbps = json_object_get_double_member(m, "write_gbps");
+	if ((v = fig_get(out, "ns_per_access", "ns_per_access", &ck)) >= 0)
+		n->latency_ns = v;
+	if ((v = fig_of(out, "read_gbps", &ck)) >= 0)
+		n->read_gbps = v;
+	if ((v = fig_of(out, "write_gbps", &ck)) >= 0)
+		n->write_gbps = v;
+	if (fig_clock_word(&ck)) {
 		g_free(n->clock);
-		n->clock = g_strdup("modeled");
-		return;
-	}
-	if (json_object_has_member(out, "ns_per_access"))
-		n->latency_ns = json_object_get_double_member(out, "ns_per_access");
-	if (json_object_has_member(out, "read_gbps"))
-		n->read_gbps = json_object_get_double_member(out, "read_gbps");
-	if (json_object_has_member(out, "write_gbps"))
-		n->write_gbps = json_object_get_double_member(out, "write_gbps");
-	if (json_object_has_member(out, "clock")) {
-		g_free(n->clock);
-		n->clock = g_strdup(json_object_get_string_member(out, "clock"));
+		n->clock = g_strdup(fig_clock_word(&ck));
 	}
 }
 

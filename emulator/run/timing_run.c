@@ -19,11 +19,27 @@ char *timing_report_path(const char *dir, const struct cb_host *h)
 	return g_strdup_printf("%s/timing-%s.json", dir, h->id);
 }
 
+static char *config_path(const char *dir, const struct cb_host *h)
+{
+	return g_strdup_printf("%s/timing-%s.cfg", dir, h->id);
+}
+
+char *timing_plugin_arg(const struct cb_host *h, const char *dir,
+			const char *run_id, guint nhosts)
+{
+	g_autofree char *cfg = config_path(dir, h);
+	g_autofree char *report = timing_report_path(dir, h);
+	g_autofree char *shm = shm_name(run_id);
+
+	return g_strdup_printf("%s,config=%s,report=%s,shm=%s,hosts=%u",
+			       cxlbed_path(TIMING_PLUGIN), cfg, report, shm, nhosts);
+}
+
 char *timing_run_prepare(const struct cb_topology *t, const struct cb_host *h,
 			 const char *dir, const char *run_id, guint nhosts,
 			 GError **error)
 {
-	g_autofree char *cfg = g_strdup_printf("%s/timing-%s.cfg", dir, h->id);
+	g_autofree char *cfg = config_path(dir, h);
 	g_autofree char *report = timing_report_path(dir, h);
 	g_autofree char *shm = shm_name(run_id);
 	struct timing_config_opts o = { .report = report, .shm = shm };
@@ -36,8 +52,7 @@ char *timing_run_prepare(const struct cb_topology *t, const struct cb_host *h,
 	}
 	if (!timing_config_write_opts(t, h, &o, cfg, error))
 		return NULL;
-	return g_strdup_printf("%s,config=%s,report=%s,shm=%s,hosts=%u", plugin,
-			       cfg, report, shm, nhosts);
+	return timing_plugin_arg(h, dir, run_id, nhosts);
 }
 
 void timing_run_cleanup(const char *run_id)

@@ -13,6 +13,9 @@
 
 #define TIMING_PLUGIN "build/timing/libcxlbed-timing.so"
 
+/* The -plugin value a run gives host @h's QEMU (pure: writes nothing). */
+char *timing_plugin_arg(const struct cb_host *h, const char *dir,
+			const char *run_id, guint nhosts);
 /* Write RUN/timing-HOST.cfg; return the -plugin value for QEMU. */
 char *timing_run_prepare(const struct cb_topology *t, const struct cb_host *h,
 			 const char *dir, const char *run_id, guint nhosts,

@@ -88,16 +88,14 @@ static double kernel_link_term(const struct cb_link *l)
  */
 static double expected_read_latency(const struct cb_device *d)
 {
-	double ns = d->perf.read_latency_ns + kernel_link_term(&d->link);
-	const struct cb_port *p = d->port;
+	const struct cb_path *p = cb_device_path(d);
+	double ns = 0;
 
-	while (p->kind == CB_PORT_DOWNSTREAM) {
-		const struct cb_switch *sw = p->parent_switch;
-
-		ns += sw->latency_ns + kernel_link_term(&sw->link);
-		p = sw->upstream;
-	}
-	return ns + p->bridge->latency_ns;
+	for (int i = 0; i < p->nhops; i++)
+		ns += p->hops[i].kind == CB_HOP_LINK ?
+			kernel_link_term(p->hops[i].link) :
+			p->hops[i].latency_ns[CB_READ];
+	return ns;
 }
 
 /* The region's access coordinates in the guest come from our CDAT. */
@@ -203,39 +201,6 @@ bool verify_enumeration(struct run_result *r, const struct cb_host *h,
 	return all;
 }
 
-char *verify_region_path(const struct cb_region *reg)
-{
-	g_autofree char *first = NULL;
-	g_autoptr(GString) leaves = g_string_new(NULL);
-	gsize prefix;
-	struct cb_device *d;
-
-	if (!reg->devices->len)
-		return g_strdup("");
-	first = topology_device_path(g_ptr_array_index(reg->devices, 0));
-	prefix = strlen(first);
-	/* Longest common prefix ending at a '/'. */
-	cb_foreach(reg->devices, struct cb_device, d) {
-		g_autofree char *p = topology_device_path(d);
-		gsize i = 0;
-
-		while (i < prefix && p[i] == first[i])
-			i++;
-		prefix = i;
-	}
-	while (prefix > 0 && first[prefix - 1] != '/')
-		prefix--;
-	if (reg->devices->len == 1)
-		return g_strdup(first);
-	cb_foreach(reg->devices, struct cb_device, d) {
-		g_autofree char *p = topology_device_path(d);
-
-		g_string_append_printf(leaves, "%s%s", leaves->len ? "," : "",
-				       p + prefix);
-	}
-	return g_strdup_printf("%.*s{%s}", (int)prefix, first, leaves->str);
-}
-
 void verify_fill_nodes(struct res_host *rh, const struct cb_host *h,
 		       JsonObject *en)
 {
@@ -275,7 +240,7 @@ void verify_fill_nodes(struct res_host *rh, const struct cb_host *h,
 			n = result_host_add_dax(rh, reg->id, dax);
 			n->mem_bytes = get_int(gr, "size", reg->size);
 			g_free(n->path);
-			n->path = verify_region_path(reg);
+			n->path = g_strdup(reg->path_text);
 			continue;
 		}
 		if (!gr || reg->mode != CB_REGION_RAM)
@@ -286,7 +251,7 @@ void verify_fill_nodes(struct res_host *rh, const struct cb_host *h,
 		g_free(n->kind);
 		n->kind = g_strdup("cxl");
 		g_free(n->path);
-		n->path = verify_region_path(reg);
+		n->path = g_strdup(reg->path_text);
 		g_free(n->region);
 		n->region = g_strdup(reg->id);
 	}

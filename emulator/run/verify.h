@@ -21,7 +21,5 @@ void verify_fill_nodes(struct res_host *rh, const struct cb_host *h,
 /* The guest's region (from `enumerate`) that is this topology region. */
 JsonObject *verify_guest_region(JsonObject *enumeration, const struct cb_region *reg);
 
-/* "hb0/rp0/sw0/{mem0,mem1}" for a region's devices. */
-char *verify_region_path(const struct cb_region *reg);
 
 #endif

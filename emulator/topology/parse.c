@@ -310,7 +310,8 @@ static bool parse_device(struct topo_ctx *c, struct topo_obj *o, GError **error)
 			    "device type; use volatile or persistent", type);
 	GET(get_capacity(c, s, "size", CB_CAPACITY_UNIT, &d->size, error));
 	GET(cfg_get_u64(c->cfg, s, "serial", 0, &d->serial, error));
-	if (cfg_section_find(s, "serial") && !d->serial)
+	d->serial_given = cfg_section_find(s, "serial") != NULL;
+	if (d->serial_given && !d->serial)
 		return FAIL(topo_key_line(s, "serial"),
 			    "serial: 0 is reserved; use a non-zero number or "
 			    "leave serial out to have one assigned");
@@ -321,7 +322,8 @@ static bool parse_device(struct topo_ctx *c, struct topo_obj *o, GError **error)
 				 TOPO_DEF_DEV_RGBPS, TOPO_DEF_DEV_WGBPS },
 			 false, &d->perf, error));
 	GET(cfg_get_size(c->cfg, s, "pool-offset", 0, &d->pool_offset, error));
-	if (cfg_section_find(s, "pool-offset") && !o->ref2)
+	d->pool_offset_given = cfg_section_find(s, "pool-offset") != NULL;
+	if (d->pool_offset_given && !o->ref2)
 		return FAIL(topo_key_line(s, "pool-offset"),
 			    "pool-offset only makes sense with pool = POOL");
 	if (d->pool_offset % CB_CAPACITY_UNIT)

@@ -57,6 +57,7 @@ static void device_free(gpointer p)
 
 	g_free(d->id);
 	link_clear(&d->link);
+	topo_path_free(d->path);
 	g_free(d);
 }
 
@@ -74,6 +75,7 @@ static void region_free(gpointer p)
 	struct cb_region *r = p;
 
 	g_free(r->id);
+	g_free(r->path_text);
 	g_ptr_array_unref(r->devices);
 	g_free(r);
 }
@@ -135,7 +137,11 @@ struct cb_topology *topology_parse(const char *path, const char *text,
 	c.cfg = cfg;
 	c.ids = g_hash_table_new(g_str_hash, g_str_equal);
 	c.objs = g_ptr_array_new_with_free_func(topo_obj_free);
-	good = topo_parse_sections(&c, error) && topo_validate(&c, error);
+	good = topo_parse_sections(&c, error);
+	if (good) {
+		topo_derive(c.t);
+		good = topo_validate(&c, error);
+	}
 	g_hash_table_unref(c.ids);
 	g_ptr_array_unref(c.objs);
 	if (!good) {
@@ -229,40 +235,6 @@ struct cb_region *topology_device_region(const struct cb_topology *t,
 struct cb_bridge *topology_device_bridge(const struct cb_device *d)
 {
 	return d->port ? d->port->bridge : NULL;
-}
-
-char *topology_device_path(const struct cb_device *d)
-{
-	GPtrArray *parts = g_ptr_array_new();
-	GString *out = g_string_new(NULL);
-	struct cb_port *p = d->port;
-
-	g_ptr_array_add(parts, d->id);
-	while (p) {
-		if (p->kind == CB_PORT_ROOT) {
-			g_ptr_array_add(parts, p->id);
-			g_ptr_array_add(parts, p->bridge->id);
-			break;
-		}
-		g_ptr_array_add(parts, p->parent_switch->id);
-		p = p->parent_switch->upstream;
-	}
-	for (guint i = parts->len; i > 0; i--) {
-		g_string_append(out, g_ptr_array_index(parts, i - 1));
-		if (i > 1)
-			g_string_append_c(out, '/');
-	}
-	g_ptr_array_unref(parts);
-	return g_string_free(out, FALSE);
-}
-
-int topology_device_switch_levels(const struct cb_device *d)
-{
-	struct cb_port *p = d->port;
-
-	if (!p || p->kind == CB_PORT_ROOT)
-		return 0;
-	return p->parent_switch->level;
 }
 
 guint topology_host_memdev_count(const struct cb_host *h)

@@ -82,7 +82,6 @@ struct cb_port {
 		struct cb_switch *sw;
 		struct cb_device *dev;
 	} child;
-	int chassis, slot;	/* unique per host, for QEMU */
 };
 
 struct cb_switch {
@@ -106,16 +105,18 @@ struct cb_device {
 	bool persistent;
 	uint64_t size;
 	uint64_t serial;	/* unique across the topology */
+	bool serial_given;	/* set in the file (else derived) */
 	struct cb_mem_perf perf;	/* media latency/bandwidth */
 	struct cb_pool *pool;	/* NULL: private RAM backing */
 	uint64_t pool_offset;	/* slice of the pool file */
+	bool pool_offset_given;	/* set in the file (else derived) */
+	struct cb_path *path;	/* derived: the way up to the host (path.h) */
 };
 
 struct cb_bridge {
 	char *id;
 	struct cb_src src;
 	struct cb_host *host;
-	int bus_nr;		/* PCI bus number the pxb-cxl takes */
 	double latency_ns;	/* host bridge traversal */
 	GPtrArray *rootports;	/* struct cb_port * */
 	double gbps;		/* CPU <-> host bridge bandwidth */
@@ -139,7 +140,8 @@ struct cb_region {
 	enum cb_region_mode mode;
 	uint32_t granularity;	/* bytes */
 	GPtrArray *devices;	/* struct cb_device *: interleave order */
-	uint64_t size;		/* ways x per-device capacity used */
+	uint64_t size;		/* derived: ways x per-device capacity used */
+	char *path_text;	/* derived: "hb0/rp0/sw0/{mem0,mem1}" */
 };
 
 struct cb_pool {
@@ -210,11 +212,6 @@ struct cb_region *topology_device_region(const struct cb_topology *t,
 					 const struct cb_device *d);
 
 /*
- * The path from a host to a device, top down: bridge, root port, each
- * switch level, the device. Written as "hb0/rp0/sw0/sw1/mem0".
- */
-char *topology_device_path(const struct cb_device *d);
-/*
  * Named memory figures from published measurements (presets.c; sources
  * in docs/timing-model.md): a device's `preset = NAME`, a host's
  * `dram-preset = NAME`. Keys given beside the preset override it.
@@ -228,14 +225,6 @@ struct cb_preset {
 const struct cb_preset *topology_preset_find(const char *name);
 const struct cb_preset *topology_presets(int *n);
 
-/*
- * Configured read bandwidth (GB/s) of @reg's whole path for its host: the
- * narrowest resource scaled by the share of the interleave crossing it,
- * QoS caps included (path_gbps.c). < 0: no limit configured.
- */
-double topology_region_read_gbps(const struct cb_region *reg);
-int topology_device_switch_levels(const struct cb_device *d);
-
 /* Device-level totals the guest should see for a host. */
 guint topology_host_memdev_count(const struct cb_host *h);
 uint64_t topology_host_cxl_ram_bytes(const struct cb_host *h); /* RAM regions */
@@ -245,5 +234,7 @@ uint64_t topology_host_cxl_ram_bytes(const struct cb_host *h); /* RAM regions */
 	     (arr) && var##_i_ < (arr)->len && \
 	     ((var) = (type *)g_ptr_array_index((arr), var##_i_), 1); \
 	     var##_i_++)
+
+#include "path.h"
 
 #endif

@@ -28,8 +28,6 @@
 #define TOPO_DEF_DEV_RGBPS 20.0
 #define TOPO_DEF_DEV_WGBPS 18.0
 #define TOPO_DEF_GRANULARITY 4096u
-#define TOPO_FIRST_BUS 16
-#define TOPO_BUS_SLACK 8
 #define TOPO_SERIAL_BASE 0x1000ull
 #define TOPO_MAX_CASCADE 4
 
@@ -59,6 +57,11 @@ struct topo_obj {
 void topo_obj_free(gpointer p);
 bool topo_parse_sections(struct topo_ctx *c, GError **error);
 bool topo_validate(struct topo_ctx *c, GError **error);
+/* derive.c: values the file leaves out; never fails. */
+void topo_derive(struct cb_topology *t);
+/* path.c */
+void topo_derive_paths(struct cb_topology *t);
+void topo_path_free(struct cb_path *p);
 
 /* Line of KEY in SEC, or the section's line when the key is absent. */
 int topo_key_line(const struct cfg_section *sec, const char *key);

@@ -2,8 +2,8 @@
 /*
  * Cross-object rules: what the kernel's CXL region code and QEMU accept
  * (interleave ways, granularity, target order), capacity, pools shared
- * between hosts, serial numbers; then the numbers QEMU needs (PCI bus
- * ranges, chassis/slot).
+ * between hosts, serial numbers. Only checks: the values they check
+ * (region sizes, pool offsets, serials) are derived first (derive.c).
  */
 #include "topology_priv.h"
 #include "error.h"
@@ -46,7 +46,6 @@ static bool check_region(struct topo_ctx *c, struct cb_region *r,
 	struct cb_window *w = r->window;
 	guint ways = r->devices->len, hbways = w->bridges->len;
 	int dl = line_of(c, r, "devices");
-	uint64_t per_dev = UINT64_MAX;
 	struct cb_device *d, *first = g_ptr_array_index(r->devices, 0);
 
 	if (!valid_ways(ways))
@@ -106,9 +105,7 @@ static bool check_region(struct topo_ctx *c, struct cb_region *r,
 				    d->id, d->persistent ? "persistent" :
 				    "volatile", first->id, first->persistent ?
 				    "persistent" : "volatile");
-		per_dev = MIN(per_dev, d->size);
 	}
-	r->size = per_dev * ways;
 	return true;
 }
 
@@ -145,7 +142,6 @@ static bool check_pools(struct topo_ctx *c, GError **error)
 	cb_foreach(c->t->pools, struct cb_pool, p) {
 		GHashTable *hosts = g_hash_table_new(g_direct_hash,
 						     g_direct_equal);
-		uint64_t next = 0;
 		struct cb_device *d;
 		bool good = true;
 
@@ -153,8 +149,6 @@ static bool check_pools(struct topo_ctx *c, GError **error)
 			int pl = line_of(c, d, "pool");
 			struct cb_device *other = g_hash_table_lookup(hosts,
 								      d->host);
-			bool explicit_off = cfg_section_find(obj_of(c, d)->sec,
-							     "pool-offset");
 
 			if (other) {
 				good = FAIL(pl, "pool: host %s already reaches "
@@ -174,10 +168,8 @@ static bool check_pools(struct topo_ctx *c, GError **error)
 					    "volatile");
 				break;
 			}
-			if (!p->shared && !explicit_off)
-				d->pool_offset = next;
-			next = MAX(next, d->pool_offset + d->size);
-			if (d->pool_offset + d->size > p->size) {
+			if (d->pool_offset > p->size ||
+			    d->size > p->size - d->pool_offset) {
 				good = FAIL(line_of(c, d, "size"), "size: %s "
 					    "maps %lluM at "
 					    "offset %lluM of "
@@ -196,20 +188,17 @@ static bool check_pools(struct topo_ctx *c, GError **error)
 	return true;
 }
 
-static bool assign_serials(struct topo_ctx *c, GError **error)
+static bool check_serials(struct topo_ctx *c, GError **error)
 {
 	GHashTable *used = g_hash_table_new(g_int64_hash, g_int64_equal);
-	uint64_t next = TOPO_SERIAL_BASE;
 	struct cb_device *d;
 	bool good = true;
 
 	cb_foreach(c->t->devices, struct cb_device, d) {
-		struct cb_device *prev;
+		struct cb_device *prev = g_hash_table_lookup(used, &d->serial);
 
-		if (!d->serial)
-			continue;
-		prev = g_hash_table_lookup(used, &d->serial);
 		if (prev) {
+			/* derived serials avoid given ones: both were given */
 			good = FAIL(line_of(c, d, "serial"), "serial: 0x%"
 				    G_GINT64_MODIFIER "x is already the serial "
 				    "of %s (line %d); serials must be unique "
@@ -219,70 +208,8 @@ static bool assign_serials(struct topo_ctx *c, GError **error)
 		}
 		g_hash_table_insert(used, &d->serial, d);
 	}
-	if (good) {
-		cb_foreach(c->t->devices, struct cb_device, d) {
-			if (d->serial)
-				continue;
-			while (g_hash_table_contains(used, &next))
-				next++;
-			d->serial = next++;
-		}
-	}
 	g_hash_table_unref(used);
 	return good;
-}
-
-/* Buses under a node: each bridge-like port opens one secondary bus. */
-static int buses_below(const struct cb_port *p)
-{
-	int n = 1;
-
-	if (p->child_kind == CB_NODE_SWITCH) {
-		const struct cb_switch *sw = p->child.sw;
-
-		n++;	/* the upstream port's secondary bus */
-		for (int i = 0; i < sw->nports; i++)
-			n += buses_below(sw->ports[i]);
-	}
-	return n;
-}
-
-static void number_ports(const struct cb_port *p, int *slot)
-{
-	struct cb_port *mp = (struct cb_port *)p;
-
-	mp->chassis = 0;
-	mp->slot = (*slot)++;
-	if (p->child_kind == CB_NODE_SWITCH)
-		for (int i = 0; i < p->child.sw->nports; i++)
-			number_ports(p->child.sw->ports[i], slot);
-}
-
-static bool number_buses(struct topo_ctx *c, GError **error)
-{
-	struct cb_host *h;
-
-	cb_foreach(c->t->hosts, struct cb_host, h) {
-		int bus = TOPO_FIRST_BUS, slot = 1;
-		struct cb_bridge *b;
-
-		cb_foreach(h->bridges, struct cb_bridge, b) {
-			int need = 1;
-			struct cb_port *p;
-
-			cb_foreach(b->rootports, struct cb_port, p) {
-				need += buses_below(p);
-				number_ports(p, &slot);
-			}
-			b->bus_nr = bus;
-			bus += need + TOPO_BUS_SLACK;
-			if (bus > 255)
-				return FAIL(b->src.line, "host %s needs more "
-					    "than 256 PCI bus numbers; use fewer "
-					    "switch ports or bridges", h->id);
-		}
-	}
-	return true;
 }
 
 bool topo_validate(struct topo_ctx *c, GError **error)
@@ -298,6 +225,5 @@ bool topo_validate(struct topo_ctx *c, GError **error)
 	GET(good);
 	GET(check_windows(c, error));
 	GET(check_pools(c, error));
-	GET(assign_serials(c, error));
-	return number_buses(c, error);
+	return check_serials(c, error);
 }

@@ -84,7 +84,7 @@ static void test_default(void)
 	   has(a, "-cpu", "max,-hypervisor,-erms,-fsrm") && has(a, "-smp", "2") &&
 	   has(a, "-m", "2048M"),
 	   "machine, TCG, -hypervisor, 2 vCPUs, 2 GiB");
-	ok(has(a, "-kernel", CXLBED_DEFAULT_KERNEL) &&
+	ok(has(a, "-kernel", CXLBED_GUEST_KERNEL) &&
 	   has(a, "-initrd", CXLBED_DEFAULT_INITRD) &&
 	   find(a, "-append", "console=ttyS0", "cxlbed.host=h0", " quiet",
 		NULL), "kernel, initrd, command line with the host and extras");
@@ -126,17 +126,9 @@ static void test_default(void)
 	   find(a, "-object", "acpi-generic-port,id=hb0-gp,pci-bus=hb0,node=1",
 		NULL),
 	   "NUMA/HMAT: DRAM node 0, a generic port node per host bridge");
-	ok(!find(a, "-device", "cxl-upstream", "cdat=", NULL),
-	   "switches keep QEMU's own CDAT unless asked");
-	{
-		g_autoptr(GPtrArray) b = NULL;
-
-		o.switch_cdat = true;
-		b = qemu_argv_build(t, g_ptr_array_index(t->hosts, 0), &o, NULL);
-		ok(find(b, "-device", "cxl-upstream,", "id=sw0,",
-			"cdat=/run/x/cdat-sw0.bin", NULL) != NULL,
-		   "switch_cdat: the switch gets its own CDAT file");
-	}
+	ok(find(a, "-device", "cxl-upstream,", "id=sw0,",
+		"cdat=/run/x/cdat-sw0.bin", NULL) != NULL,
+	   "the switch gets its own CDAT file (latency-ns, link bandwidth)");
 	{
 		g_autofree char *sh = qemu_argv_to_shell(a);
 
@@ -208,7 +200,7 @@ static void test_qemu_accepts(const char *name)
 	bool good = true;
 
 	if (!kernel)
-		kernel = SRCDIR "/" CXLBED_DEFAULT_KERNEL;
+		kernel = SRCDIR "/" CXLBED_GUEST_KERNEL;
 	if (!qemu || !g_file_test(kernel, G_FILE_TEST_EXISTS) || !t) {
 		skip("no QEMU or guest kernel (set CXLBED_TEST_KERNEL)");
 		return;
@@ -228,8 +220,7 @@ static void test_qemu_accepts(const char *name)
 	}
 	cb_foreach(t->hosts, struct cb_host, h) {
 		struct qemu_opts o = { .qemu = qemu, .kernel = kernel,
-				       .initrd = initrd, .rundir = dir,
-				       .switch_cdat = true };
+				       .initrd = initrd, .rundir = dir };
 		g_autoptr(GPtrArray) a = qemu_argv_build(t, h, &o, NULL);
 		g_autofree char *err = g_build_filename(dir, "stderr", NULL);
 		GPid pid;
@@ -281,7 +272,7 @@ int main(void)
 	const char *names[] = { "direct", "interleave2-rp", "default",
 				"cascade", "shared-pool" };
 
-	plan(13 + 2 + 3 + G_N_ELEMENTS(names));
+	plan(12 + 2 + 3 + G_N_ELEMENTS(names));
 	test_default();
 	test_interactive();
 	test_pool();

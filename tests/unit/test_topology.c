@@ -7,6 +7,8 @@
  * A bad file marks the line the error must name with "<-- error" and the
  * text the message must contain with a "# expect: TEXT" line.
  */
+#include <math.h>
+
 #include "tap.h"
 #include "topology.h"
 #include "error.h"
@@ -100,7 +102,7 @@ static void test_default(void)
 	struct cb_host *h;
 	struct cb_device *d;
 	struct cb_region *r;
-	g_autofree char *path = NULL;
+	const char *path;
 
 	if (!t) {
 		for (int i = 0; i < 11; i++)
@@ -131,7 +133,7 @@ static void test_cascade(void)
 {
 	g_autoptr(cb_topology) t = load_shipped("cascade");
 	struct cb_device *d;
-	g_autofree char *path = NULL;
+	const char *path;
 
 	if (!t) {
 		skip("cascade.topo did not load");
@@ -200,6 +202,71 @@ static void test_inline(void)
 	   "pool slice carved at offset 0");
 }
 
+/*
+ * The derived path model (path.h), checked against figures worked out by
+ * hand from the files, not against any other code's arithmetic.
+ */
+static void test_paths(void)
+{
+	g_autoptr(cb_topology) t = load_shipped("default");
+	g_autoptr(cb_topology) q = load_shipped("contention-qos");
+	g_autoptr(cb_topology) u = parse(
+		"[host h0]\n[bridge hb0]\n[rootport rp0]\n[rootport rp1]\n"
+		"[device fast]\nport = rp0\nread-gbps = 21.4\n"
+		"[device slow]\nport = rp1\nread-gbps = 9.1\n"
+		"read-latency-ns = 250\nlink-latency-ns = 7\n"
+		"[window w0]\nhost = h0\n"
+		"[region r0]\nwindow = w0\ndevices = fast slow\n");
+	const struct cb_path *p;
+	const struct cb_region *r;
+	const struct cb_device *d;
+
+	if (!t || !q || !u) {
+		for (int i = 0; i < 8; i++)
+			skip("a topology for the path tests did not load");
+		return;
+	}
+	p = cb_device_path(topology_find_device(t, "mem2"));
+	ok(p->nhops == 5 && p->hops[0].kind == CB_HOP_BRIDGE &&
+	   p->hops[1].kind == CB_HOP_LINK && !strcmp(p->hops[1].id, "sw0") &&
+	   p->hops[2].kind == CB_HOP_SWITCH && p->hops[3].kind == CB_HOP_LINK &&
+	   !strcmp(p->hops[3].id, "mem2") && p->hops[4].kind == CB_HOP_MEDIA,
+	   "default mem2: bridge, sw0's link, sw0, mem2's link, media (top down)");
+	/* 10 bridge + 5 + 50 switch + 5 = 70; media 150 read, 160 write */
+	ok(p->hops_ns == 70 && p->latency_ns[CB_READ] == 220 &&
+	   p->latency_ns[CB_WRITE] == 230 && p->switch_levels == 1,
+	   "default mem2: hops 70 ns, idle read 220 ns, write 230 ns");
+	ok(!strcmp(p->hops[0].resource, "bridge:hb0") &&
+	   !strcmp(p->hops[1].resource, "link:sw0") && !p->hops[2].resource &&
+	   !strcmp(p->hops[4].resource, "media:mem2"),
+	   "default mem2: resources named as every host crossing them names them");
+	/* [switch sw0] is at line 17 of default.topo */
+	ok(p->hops[2].src.line == 17 && p->hops[1].src.line == 17,
+	   "hops remember the section their figures came from (line %d)",
+	   p->hops[2].src.line);
+	r = topology_find_region(t, "r0");
+	/* four devices' links (63 GB/s each) share sw0's one 63 GB/s link */
+	ok(topology_region_gbps(r, CB_READ) > 63.0 &&
+	   topology_region_gbps(r, CB_READ) < 63.1 &&
+	   !strcmp(r->path_text, "hb0/rp0/sw0/{mem0,mem1,mem2,mem3}"),
+	   "default r0: 63.0 GB/s (sw0's link), path %s", r->path_text);
+	d = topology_find_device(q, "pool0-h0");
+	p = cb_device_path(d);
+	ok(p->hops[3].cap_gbps == 0.5 &&
+	   !g_strcmp0(p->hops[3].cap_resource, "cap:link:pool0-h0:h0") &&
+	   !strcmp(p->hops[4].resource, "media:pool:p0"),
+	   "contention-qos: h0's cap on its device link, the pool's media shared");
+	ok(fabs(topology_region_gbps(topology_find_region(q, "r0"), CB_READ) - 0.5) < 1e-9,
+	   "contention-qos: h0's region is held to its 0.5 GB/s cap");
+	r = topology_find_region(u, "r0");
+	/* 2-way over 21.4 and 9.1: the slow one carries half, so 2 x 9.1 */
+	ok(fabs(topology_region_gbps(r, CB_READ) - 18.2) < 1e-9 &&
+	   topology_region_max_latency_ns(r, CB_READ) == 250 + 7 + 10 &&
+	   topology_region_latency_ns(r, CB_READ) == (150 + 5 + 10 + 250 + 7 + 10) / 2.0,
+	   "unequal 2-way: 18.2 GB/s, slowest 267 ns, mean %.1f ns",
+	   topology_region_latency_ns(r, CB_READ));
+}
+
 /* Presets give a device's (a host's DRAM) figures; keys beside override. */
 static void test_presets(void)
 {
@@ -236,7 +303,7 @@ int main(void)
 {
 	g_autoptr(GPtrArray) bad = bad_files();
 
-	plan(bad->len + 11 + 3 + 3 + 2 + 4 + 4);
+	plan(bad->len + 11 + 3 + 3 + 2 + 4 + 4 + 10);
 	for (guint i = 0; i < bad->len; i++)
 		check_bad(g_ptr_array_index(bad, i));
 	test_default();
@@ -245,5 +312,6 @@ int main(void)
 	test_shipped();
 	test_inline();
 	test_presets();
+	test_paths();
 	return done_testing();
 }
