@@ -6,6 +6,7 @@
 #include "paths.h"
 #include "pci_numbers.h"
 #include "runner.h"
+#include "timing_limits.h"
 
 #include <stdio.h>
 
@@ -79,5 +80,9 @@ int cmd_run(int argc, char **argv)
 		g_ptr_array_set_size(scn->workloads, 0);
 	opts.out_dir = out;
 	opts.timing = timing || scn->timing;
+	if (opts.timing && !timing_check_limits(topo, &err)) {
+		fprintf(stderr, "%s\n", err->message);
+		return 2;
+	}
 	return runner_run(scn, topo, &opts, NULL);
 }

@@ -37,6 +37,9 @@ struct scenario {
  * Errors: CXLBED_ERROR_INPUT with FILE:LINE.
  */
 struct scenario *scenario_load(const char *path, GError **error);
+/* The same from @len bytes of text (@len < 0: NUL-terminated). */
+struct scenario *scenario_parse(const char *path, const char *text, gssize len,
+				GError **error);
 /* The default workloads (idle latency, bandwidth on every node). */
 struct scenario *scenario_default_for(const char *topology_path);
 /*
