@@ -95,7 +95,7 @@ int main(void)
 	g_queue_init(&ag.events);
 	c = jsonline_new(-1, NULL, "t");
 	jsonline_feed(c, "{\"event\":\"log\",\"msg\":\"x\"}\n{\"id\":1,\"ok\":true,\"result\":{}}\n"
-		      "{\"id\":2,\"ok\":false,\"error\":\"no such window\"}\n", 108);
+		      "{\"id\":2,\"ok\":false,\"error\":\"no such window\"}\n", 102);
 	o = jsonline_read(c, soon(), &err);
 	ok(!agent_match_reply(&ag, o, 2, &done, &err) && !done && ag.events.length == 1,
 	   "agent event is queued, not taken as the reply");
