@@ -661,30 +661,68 @@ static bool place(struct topo_ctx *c, struct topo_obj *o, GError **error)
 		    o->ref);
 }
 
-/* Bridge, host and level of a switch, walking up; catches loops. */
-static bool settle_switch(struct topo_ctx *c, struct cb_switch *sw,
-			  struct cb_switch *origin, int depth, GError **error)
+/* The switch @sw plugs into, or NULL under a root port. */
+static struct cb_switch *parent_of(const struct cb_switch *sw)
 {
-	struct cb_port *up = sw->upstream;
+	return sw->upstream->kind == CB_PORT_DOWNSTREAM ?
+	       sw->upstream->parent_switch : NULL;
+}
 
-	if (sw->host)
-		return true;
-	if (depth > (int)c->t->switches->len)
-		return FAIL(origin->src.line, "switch %s is part of a loop of "
-			    "switches plugged into each other; one of them "
-			    "must plug into a root port", origin->id);
-	if (up->kind == CB_PORT_DOWNSTREAM) {
-		GET(settle_switch(c, up->parent_switch, origin, depth + 1,
-				  error));
-		up->bridge = up->parent_switch->upstream->bridge;
-		sw->level = up->parent_switch->level + 1;
-	} else {
-		sw->level = 1;
+static bool too_deep(struct topo_ctx *c, const struct cb_switch *sw,
+		     GError **error)
+{
+	return FAIL(sw->src.line, "switch %s is more than %d switch levels "
+		    "below its root port, the most cxlbed takes (the timing "
+		    "model follows 8 resources per path; QEMU carries data "
+		    "through 1): plug it in higher", sw->id, TOPO_MAX_CASCADE);
+}
+
+/*
+ * Bridge, host and level of a switch, walking up without recursion to a
+ * root port or a settled switch. Catches loops, and cascades deeper than
+ * TOPO_MAX_CASCADE levels: every device's path is derived from the walk
+ * up, so depth would cost time and memory once per device below.
+ */
+static bool settle_switch(struct topo_ctx *c, struct cb_switch *sw,
+			  GError **error)
+{
+	struct cb_switch *chain[TOPO_MAX_CASCADE + 1], *s = sw;
+	int n = 0;
+
+	while (s && !s->host) {
+		if (n == TOPO_MAX_CASCADE + 1) {
+			/* too deep, or never reaching a root port at all? */
+			for (guint i = 0; s && !s->host && i <= c->t->switches->len; i++)
+				s = parent_of(s);
+			if (s && !s->host)
+				return FAIL(sw->src.line, "switch %s is part of a "
+					    "loop of switches plugged into each "
+					    "other; one of them must plug into a "
+					    "root port", sw->id);
+			return too_deep(c, sw, error);
+		}
+		chain[n++] = s;
+		s = parent_of(s);
 	}
-	sw->host = up->bridge->host;
-	settle_qos(&sw->link, sw->host);
-	for (int i = 0; i < sw->nports; i++)
-		sw->ports[i]->bridge = up->bridge;
+	/* from the top down: each takes its bridge from the port above */
+	while (n--) {
+		struct cb_port *up;
+
+		s = chain[n];
+		up = s->upstream;
+		if (up->kind == CB_PORT_DOWNSTREAM) {
+			up->bridge = up->parent_switch->upstream->bridge;
+			s->level = up->parent_switch->level + 1;
+		} else {
+			s->level = 1;
+		}
+		if (s->level > TOPO_MAX_CASCADE)
+			return too_deep(c, s, error);
+		s->host = up->bridge->host;
+		settle_qos(&s->link, s->host);
+		for (int i = 0; i < s->nports; i++)
+			s->ports[i]->bridge = up->bridge;
+	}
 	return true;
 }
 
@@ -734,7 +772,7 @@ static bool resolve_all(struct topo_ctx *c, GError **error)
 		if (o->kind == TK_SWITCH) {
 			struct cb_switch *sw = o->obj;
 
-			GET(settle_switch(c, sw, sw, 0, error));
+			GET(settle_switch(c, sw, error));
 			g_ptr_array_add(sw->host->switches, sw);
 		}
 	cb_foreach(c->objs, struct topo_obj, o) {
