@@ -590,8 +590,7 @@ static struct cb_port *switch_port(struct cb_switch *sw, const char *pn)
 {
 	uint64_t n;
 
-	if (pn[0] != 'p' || !g_ascii_isdigit(pn[1]) ||
-	    (pn[1] == '0' && pn[2]) || !cfg_parse_uint(pn + 1, false, &n) ||
+	if (pn[0] != 'p' || !cfg_parse_uint(pn + 1, false, &n) ||
 	    n >= (uint64_t)sw->nports)
 		return NULL;
 	return sw->ports[n];

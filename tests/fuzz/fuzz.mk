@@ -20,9 +20,9 @@ $(FUZZ_DIR)/obj/%.o: %.c
 $(FUZZ_DIR)/libcxlbed-host.a: $(FUZZ_LIB_OBJS)
 	@rm -f $@ && ar rcs $@ $^
 
-$(FUZZ_DIR)/fuzz-%: tests/fuzz/fuzz_%.c $(FUZZ_DIR)/libcxlbed-host.a
+$(FUZZ_DIR)/fuzz-%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_oracle.h $(FUZZ_DIR)/libcxlbed-host.a
 	$(CLANG) $(BASE_CFLAGS) -MF $(FUZZ_DIR)/obj/fuzz-$*.d -O1 -g $(FUZZ_SAN) \
-		-fsanitize=fuzzer $(GLIB_CFLAGS) $(HOST_INC) -DSRCDIR='"$(CURDIR)"' \
+		-fsanitize=fuzzer $(GLIB_CFLAGS) $(HOST_INC) -Itests/fuzz -DSRCDIR='"$(CURDIR)"' \
 		-o $@ $< $(FUZZ_DIR)/libcxlbed-host.a $(GLIB_LIBS) -lm
 
 fuzz: $(FUZZ_TARGETS)

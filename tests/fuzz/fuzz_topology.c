@@ -4,8 +4,9 @@
  * --timing` does with it, short of printing: parse and validate, check
  * QEMU's numbering and address map and the timing model's limits, then
  * build each host's command line, timing configuration and CDAT tables.
- * Bad input must come back as an input error naming FILE:LINE; anything
- * else (a crash, a sanitizer report, another error) is a finding.
+ * Bad input must come back as an input error naming FILE:LINE, printable
+ * (fuzz_oracle.h); anything else (a crash, a sanitizer report, another
+ * error) is a finding.
  */
 #include "argv.h"
 #include "cdat.h"
@@ -14,21 +15,13 @@
 #include "timing_config.h"
 #include "timing_limits.h"
 #include "topology.h"
-
-#include <stdint.h>
-#include <stdlib.h>
+#include "fuzz_oracle.h"
 
 #define FUZZ_FILE "fuzz.topo"
 
-/* An error must be an input error that starts with FILE:LINE: . */
 static void check_error(const GError *e)
 {
-	const char *p = e->message + sizeof(FUZZ_FILE) - 1;
-
-	if (e->domain != CXLBED_ERROR || e->code != CXLBED_ERROR_INPUT ||
-	    !g_str_has_prefix(e->message, FUZZ_FILE ":") ||
-	    !g_ascii_isdigit(p[1]))
-		abort();
+	fuzz_check_input_error(e, FUZZ_FILE);
 }
 
 static void build_host(const struct cb_topology *t, const struct cb_host *h)
