@@ -303,12 +303,27 @@ bool cfg_read_text(const char *path, char **text, gsize *len, GError **error)
 		cxlbed_input_error(error, path, 0, "is %s, not a file; give a "
 				   "topology or scenario file", file_kind(st.st_mode));
 	} else {
-		/* one byte more than allowed tells a file that grew past it */
-		buf = g_malloc(MIN((gsize)st.st_size, CFG_MAX_BYTES) + 2);
-		for (;;) {
-			gsize room = MIN((gsize)st.st_size, CFG_MAX_BYTES) + 1 - n;
-			ssize_t r = room ? read(fd, buf + n, room) : 0;
+		/* room for one byte past the cap, and the NUL */
+		gsize cap = MIN((gsize)st.st_size, CFG_MAX_BYTES) + 2;
 
+		buf = g_malloc(cap);
+		for (;;) {
+			ssize_t r;
+
+			if (n + 1 == cap) {
+				if (n > CFG_MAX_BYTES) {
+					cxlbed_input_error(error, path, 0, "larger "
+							   "than %u MiB, the most an "
+							   "input file may be; split "
+							   "it or trim it",
+							   CFG_MAX_BYTES >> 20);
+					break;
+				}
+				/* the file grew since fstat */
+				cap = MIN(2 * cap, (gsize)CFG_MAX_BYTES + 2);
+				buf = g_realloc(buf, cap);
+			}
+			r = read(fd, buf + n, cap - 1 - n);
 			if (r < 0 && errno == EINTR)
 				continue;
 			if (r < 0) {
@@ -316,18 +331,11 @@ bool cfg_read_text(const char *path, char **text, gsize *len, GError **error)
 						   g_strerror(errno));
 				break;
 			}
-			n += r;
-			if (n > CFG_MAX_BYTES) {
-				cxlbed_input_error(error, path, 0, "larger than %u "
-						   "MiB, the most an input file may "
-						   "be; split it or trim it",
-						   CFG_MAX_BYTES >> 20);
-				break;
-			}
-			if (!r || !room) {
+			if (!r) {
 				good = true;
 				break;
 			}
+			n += r;
 		}
 	}
 	close(fd);
