@@ -23,6 +23,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/un.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #define QMP_CONNECT_S 30
@@ -73,6 +74,22 @@ static void host_fail(struct run *run, struct host_run *hr, const char *check,
 	hr->failed = true;
 	result_check(run->res, name, false, "%s", err ? err->message : "failed");
 	progress(hr->h->id, "FAILED", "%s: %s", check, err ? err->message : "");
+}
+
+/*
+ * How QEMU ended, in words. When cxlbed got SIGINT/SIGTERM/SIGHUP its
+ * signal guard SIGKILLs every QEMU: that QEMU was stopped by cxlbed, not
+ * killed by someone else, and the words say so.
+ */
+static char *exit_words(const struct qemu_proc *p, bool *by_cxlbed)
+{
+	int sig = qemu_proc_interrupted();
+
+	*by_cxlbed = sig && p->reaped && WIFSIGNALED(p->wait_status) &&
+		     WTERMSIG(p->wait_status) == SIGKILL;
+	if (*by_cxlbed)
+		return g_strdup_printf("stopped by cxlbed on SIG%s", sigabbrev_np(sig));
+	return qemu_proc_describe_exit(p);
 }
 
 /*
@@ -217,6 +234,7 @@ static void explain_exit(struct run *run, struct host_run *hr, GError **error)
 	g_autofree char *qemu_log = host_file(run, "qemu", hr->h, "log");
 	g_autofree char *text = NULL;
 	g_autofree char *how = NULL;
+	bool by_cxlbed;
 
 	/*
 	 * A closed socket is usually QEMU dying: its fds close before it
@@ -226,7 +244,7 @@ static void explain_exit(struct run *run, struct host_run *hr, GError **error)
 		g_usleep(20 * 1000);
 	if (!hr->proc || !qemu_proc_exited(hr->proc))
 		return;
-	how = qemu_proc_describe_exit(hr->proc);
+	how = exit_words(hr->proc, &by_cxlbed);
 	g_file_get_contents(qemu_log, &text, NULL, NULL);
 	if (text)
 		g_strstrip(text);
@@ -628,18 +646,22 @@ static void teardown(struct run *run)
 	run_state_stage(run->state, "teardown", NULL);
 	cb_foreach(run->hosts, struct host_run, hr) {
 		bool died = hr->proc && qemu_proc_exited(hr->proc);
+		bool by_cxlbed = false;
+		g_autofree char *how = died ? exit_words(hr->proc, &by_cxlbed) : NULL;
 
-		/* In `boot` the person ends QEMU (poweroff): that is no failure. */
-		if (hr->proc && died && !run->opts->interactive) {
+		/*
+		 * In `boot` the person ends QEMU (poweroff): that is no failure;
+		 * nor is QEMU stopped on a signal to cxlbed (the run says it
+		 * was interrupted).
+		 */
+		if (died && !by_cxlbed && !run->opts->interactive) {
 			g_autofree char *name = g_strdup_printf("qemu:%s", hr->h->id);
-			g_autofree char *how = qemu_proc_describe_exit(hr->proc);
 
 			result_check(run->res, name, false, "QEMU ended before teardown: %s", how);
 		}
 		if (hr->proc) {
 			qemu_proc_stop(hr->proc, died ? NULL : hr->qmp, STOP_GRACE_MS);
-			hr->res->exit = died ? qemu_proc_describe_exit(hr->proc) :
-				g_strdup("stopped by cxlbed");
+			hr->res->exit = died ? g_steal_pointer(&how) : g_strdup("stopped by cxlbed");
 			progress(hr->h->id, "teardown", "QEMU %s", hr->res->exit);
 		}
 		agent_free(hr->agent);
@@ -762,9 +784,9 @@ int runner_run(const struct scenario *s, const struct cb_topology *t,
 	}
 
 	if (qemu_proc_interrupted()) {
-		res->interrupted = g_strdup(strsignal(qemu_proc_interrupted()));
-		result_check(res, "interrupted", false, "run interrupted by %s",
-			     res->interrupted);
+		res->interrupted = g_strdup_printf("SIG%s", sigabbrev_np(qemu_proc_interrupted()));
+		result_check(res, "interrupted", false, "run interrupted by %s; cxlbed "
+			     "stopped QEMU", res->interrupted);
 	}
 	teardown(&run);
 	res->wall_s = (g_get_monotonic_time() - t0) / 1e6;
