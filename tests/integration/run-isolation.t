@@ -124,8 +124,8 @@ check "the live run goes on and passes (got $rc)" [ $rc -eq 0 ]
 check "and cleans after itself" eval 'no_sockets "$out" && [ ! -e "$(shm_file "$out")" ]'
 
 # 5. --out refusals: exit 2, one line on stderr, nothing created.
-#    A private register shows no record was left either.
-export CXLBED_STATE_DIR=$outroot/state
+#    A register of their own shows no record was left either.
+export CXLBED_STATE_DIR=$outroot/state-refusals
 full=$outroot/full
 mkdir "$full" && echo keep >"$full/notes.txt"
 : >"$outroot/a-file"
