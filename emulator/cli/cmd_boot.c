@@ -1,6 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-/* cxlbed boot TOPOLOGY [--host NAME]: a console on a booted CXL guest. */
+/*
+ * cxlbed boot TOPOLOGY|SCENARIO [--host NAME] [--packages LIST] [--files SPEC]:
+ * a console on a booted CXL guest, with the user's programs in it.
+ */
 #include "commands.h"
+#include "guest_layer.h"
 #include "runner.h"
 
 #include <stdio.h>
@@ -9,14 +13,17 @@ int cmd_boot(int argc, char **argv)
 {
 	g_autofree char *host = NULL;
 	g_autofree char *out = NULL;
+	g_auto(GStrv) packages = NULL;
+	g_auto(GStrv) files = NULL;
 	GOptionEntry entries[] = {
 		{ "host", 'H', 0, G_OPTION_ARG_STRING, &host,
 		  "which host to boot (default: the first)", "NAME" },
 		{ "out", 'o', 0, G_OPTION_ARG_FILENAME, &out,
 		  "run directory (default results/RUN_ID)", "DIR" },
+		LAYER_OPTION_ENTRIES(packages, files),
 		{ NULL }
 	};
-	g_autoptr(GOptionContext) ctx = g_option_context_new("TOPOLOGY");
+	g_autoptr(GOptionContext) ctx = g_option_context_new("TOPOLOGY|SCENARIO");
 	g_autoptr(GError) err = NULL;
 	g_autoptr(scenario) scn = NULL;
 	g_autoptr(cb_topology) topo = NULL;
@@ -27,19 +34,25 @@ int cmd_boot(int argc, char **argv)
 		"Boot one host of TOPOLOGY with its serial console on this terminal.\n"
 		"cxlbed creates the topology's regions through the guest agent and\n"
 		"brings them online, then hands you a shell. `poweroff` (or Ctrl-A X)\n"
-		"ends it; QEMU never outlives the command.");
+		"ends it; QEMU never outlives the command. A scenario's packages and\n"
+		"files come along; --packages and --files add more. They go into an\n"
+		"extra image layer, cached under " GUEST_LAYER_DIR "/ (docs/guest-image.md).");
 	g_option_context_add_main_entries(ctx, entries, NULL);
 	if (!g_option_context_parse(ctx, &argc, &argv, &err)) {
 		fprintf(stderr, "cxlbed boot: %s\n", err->message);
 		return 2;
 	}
 	if (argc != 2) {
-		fprintf(stderr, "cxlbed boot: give one topology file (see --help)\n");
+		fprintf(stderr, "cxlbed boot: give one topology or scenario file (see --help)\n");
 		return 2;
 	}
 	rc = run_prepare(argv[1], &scn, &topo);
 	if (rc)
 		return rc;
+	if (!guest_layer_add_cli(scn, packages, files, &err)) {
+		fprintf(stderr, "cxlbed boot: %s\n", err->message);
+		return 2;
+	}
 	if (!host)
 		host = g_strdup(((struct cb_host *)g_ptr_array_index(topo->hosts, 0))->id);
 	else if (!topology_find_host(topo, host)) {
@@ -48,6 +61,6 @@ int cmd_boot(int argc, char **argv)
 	}
 	opts.only_host = host;
 	opts.out_dir = out;
-	runner_run(scn, topo, &opts, NULL);
-	return 0;
+	/* 0 when the guest came up as the topology says and was powered off */
+	return runner_run(scn, topo, &opts, NULL);
 }
