@@ -165,6 +165,7 @@ double command_add_modeled(JsonObject *output)
 
 	if (ns <= 0)
 		return -1;
+	json_object_set_string_member(modeled, "clock", "modeled");
 	json_object_set_double_member(modeled, "seconds", ns / 1e9);
 	if (count < 0 || own <= 0)
 		return -1;

@@ -568,13 +568,13 @@ static void finish_command(struct run *run, struct pending *p, JsonObject *res,
 		progress(hr->h->id, p->w->id, "cleanup: %s (see %s)", err->message, log_name);
 	g_file_set_contents(log, p->log->str, -1, NULL);
 	g_string_free(g_steal_pointer(&p->log), TRUE);
-	result_check(run->res, check, rw->ok, "%s", rw->ok ? "ran" : rw->error);
+	line = rw->output ? command_summary(rw->output) : g_strdup(rw->error);
+	result_check(run->res, check, rw->ok, "%s", rw->ok ? line : rw->error);
 	if (p->w->clock_check)
 		result_check(run->res, clock, agree > 0 && fabs(agree - 1) <= 0.05,
 			     "throughput by the program's clock / over the modeled ROI "
 			     "time: %.3f (want 0.95 - 1.05)%s", agree,
 			     hr->timing_report ? "" : "; no timing model: run with --timing");
-	line = rw->output ? command_summary(rw->output) : g_strdup(rw->error);
 	progress(hr->h->id, p->w->id, "%s: %s (%.1f s)", check + strlen("workload:"),
 		 line, rw->wall_s);
 	g_clear_pointer(&p->command, g_free);
