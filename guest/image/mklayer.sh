@@ -68,10 +68,12 @@ candidates() {
 # The whole Depends/Pre-Depends graph in one call (APT is slow to start),
 # then a walk from the named packages: of "A | B" the first real package,
 # no virtual ones, and nothing below a package that cannot hold a library.
-apt-cache depends --recurse --no-recommends --no-suggests --no-conflicts \
+: > "$work/graph"
+[ -z "$pkgs" ] || apt-cache depends --recurse --no-recommends --no-suggests --no-conflicts \
 	--no-breaks --no-replaces --no-enhances $pkgs > "$work/graph" 2>/dev/null ||
 	die "apt-cache depends failed for: $pkgs"
-candidates $(grep -v '^[ <]' "$work/graph" | sort -u) > "$work/cand"
+: > "$work/cand"
+[ -z "$pkgs" ] || candidates $(grep -v '^[ <]' "$work/graph" | sort -u) > "$work/cand"
 for p in $pkgs; do
 	grep -q "^$p " "$work/cand" || die "no installable candidate for package '$p' in APT's sources"
 done
@@ -125,7 +127,7 @@ map() {  # a path (no leading /) in a package -> its path in the image
 	*) echo "$1" ;;
 	esac
 }
-in_base() { grep -q "^[^d] $1\$" "$manifest"; }
+in_base() { grep -qxF -e "f $1" -e "l $1" "$manifest"; }
 put() {  # SRC DEST: copy one file or link; the base image's own files win
 	dst=$2
 	if in_base "$dst"; then
@@ -162,7 +164,7 @@ if [ -n "$files" ]; then
 				put "$host/$f" "$guest/$f"
 			done
 		elif [ -e "$host" ]; then
-			put "$host" "$guest"
+			put "$(readlink -f "$host")" "$guest"	# the file, not a link to it
 		else
 			die "host file $host does not exist"
 		fi
@@ -258,4 +260,4 @@ find "$lr" -exec touch -h -d @0 {} +
 (cd "$lr" && cpio -o -H newc -R 0:0 --quiet < "$work/cpio.list") | gzip -n -6 > "$work/layer.cpio.gz"
 mv "$work/layer.cpio.gz" "$out"
 nlib=$(grep -c '\.so' "$work/cpio.list" || true)
-note "$out ($(du -k "$out" | cut -f1) KiB): $(wc -l < "$work/want") package(s) resolved for: $pkgs; $(wc -l < "$work/cpio.list") entries, $nlib libraries"
+note "$out ($(du -k "$out" | cut -f1) KiB): $(wc -l < "$work/want") package(s) resolved for: ${pkgs:-(none)}; $(wc -l < "$work/cpio.list") entries, $nlib libraries"

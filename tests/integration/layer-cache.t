@@ -5,7 +5,7 @@
 . "$(dirname "$0")/lib.sh"
 need_image
 command -v apt-cache >/dev/null || skip_all "no APT on this host (packages need Debian 12)"
-plan 9
+plan 10
 
 # A carried file unique to this test run, so the first build is a real one.
 tool=$outroot/mytool
@@ -44,6 +44,10 @@ check "a package added: another layer, built" sh -c "grep -q ' layer .*built ' '
 printf '#!/bin/sh\necho mytool changed\n' > "$tool"
 layer changed --packages numactl --files "$tool"
 check "the carried file changed: rebuilt under a new key" sh -c "grep -q ' layer .*built ' '$outroot/changed.err' && [ \"\$(cat '$outroot/changed.out')\" != '$initrd' ]"
+
+layer filesonly --files "$tool"
+check "host files alone, no packages: a layer with just them" \
+	sh -c "p=\$(cat '$outroot/filesonly.out') && zcat \"\${p%.initrd}.cpio.gz\" | cpio -t --quiet | grep -qx usr/bin/mytool"
 
 "$cxlbed" layer --packages "numactl cxlbed-no-such-package" >"$outroot/bad.out" 2>"$outroot/bad.err"
 rc=$?
