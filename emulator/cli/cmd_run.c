@@ -3,6 +3,7 @@
 #include "commands.h"
 #include "argv.h"
 #include "error.h"
+#include "guest_layer.h"
 #include "paths.h"
 #include "pci_numbers.h"
 #include "runner.h"
@@ -18,6 +19,10 @@ int run_prepare(const char *path, struct scenario **scn, struct cb_topology **to
 	if (*scn)
 		*topo = topology_load((*scn)->topology_path, &err);
 	if (*scn && *topo && !qemu_check_topology(*topo, &err))
+		g_clear_pointer(topo, topology_free);
+	/* packages APT does not know: refused before anything is fetched */
+	if (*scn && *topo && !guest_layer_check_packages((*scn)->packages,
+							 &(*scn)->packages_src, &err))
 		g_clear_pointer(topo, topology_free);
 	if (!*scn || !*topo) {
 		fprintf(stderr, "%s\n", err->message);

@@ -22,6 +22,7 @@ static const struct verb verbs[] = {
 	{ "boot", cmd_boot, "boot one host to an interactive console, regions online" },
 	{ "table", cmd_table, "latency/bandwidth table and loaded-latency plot of topologies" },
 	{ "gpu", cmd_gpu, "run the tiering runtime on a real GPU (GPU mode)" },
+	{ "layer", cmd_layer, "build or reuse the guest layer of your packages and files" },
 	{ "clean", cmd_clean, "clean up after killed runs (sockets, pid files, shm, QEMU)" },
 };
 

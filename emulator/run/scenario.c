@@ -13,6 +13,9 @@ static void workload_free(gpointer p)
 	g_free(w->id);
 	g_free(w->program);
 	g_strfreev(w->args);
+	g_free(w->command);
+	g_free(w->setup);
+	g_free(w->cleanup);
 	g_strfreev(w->hosts);
 	g_free(w);
 }
@@ -26,6 +29,8 @@ void scenario_free(struct scenario *s)
 	g_free(s->description);
 	g_free(s->topology_path);
 	g_ptr_array_unref(s->workloads);
+	g_strfreev(s->packages);
+	g_ptr_array_unref(s->files);
 	g_free(s);
 }
 
@@ -36,6 +41,7 @@ static struct scenario *scenario_new(void)
 	s->boot_timeout_s = 240;
 	s->timeout_s = 1200;
 	s->workloads = g_ptr_array_new_with_free_func(workload_free);
+	s->files = g_ptr_array_new_with_free_func(scn_file_free);
 	return s;
 }
 
@@ -171,7 +177,9 @@ static bool parse_workload(struct scenario *s, const struct cfg_file *f,
 {
 	const char *program = cfg_get_string(f, sec, "program", NULL);
 	const char *args = cfg_get_string(f, sec, "args", NULL);
-	const char *nodes = cfg_get_string(f, sec, "nodes", "all");
+	const char *command = cfg_get_string(f, sec, "command", NULL);
+	/* a command names its node itself ({node}): once unless asked */
+	const char *nodes = cfg_get_string(f, sec, "nodes", command ? "none" : "all");
 	const char *dax = cfg_get_string(f, sec, "dax", "none");
 	uint64_t timeout;
 	struct scn_workload *w;
@@ -188,13 +196,19 @@ static bool parse_workload(struct scenario *s, const struct cfg_file *f,
 					   "workload '%s' defined twice", sec->name);
 			return false;
 		}
-	if (!program) {
+	if (!program && !command) {
 		cxlbed_input_error(error, f->path, sec->line,
-				   "[workload %s] needs 'program = NAME' (e.g. cxlbed-chase)",
+				   "[workload %s] needs 'program = NAME' (e.g. cxlbed-chase) "
+				   "or 'command = SHELL COMMAND LINE'", sec->name);
+		return false;
+	}
+	if (program && command) {
+		cxlbed_input_error(error, f->path, cfg_section_find(sec, "command")->line,
+				   "[workload %s] has both program and command: keep one",
 				   sec->name);
 		return false;
 	}
-	if (strchr(program, '/')) {
+	if (program && strchr(program, '/')) {
 		cxlbed_input_error(error, f->path, cfg_section_find(sec, "program")->line,
 				   "program '%s': give the name of a guest workload, not a path",
 				   program);
@@ -230,6 +244,8 @@ static bool parse_workload(struct scenario *s, const struct cfg_file *f,
 	if (!cfg_get_u64(f, sec, "timeout", 300, &timeout, error))
 		return false;
 	w->timeout_s = (int)timeout;
+	if (!scenario_parse_command(w, f, sec, error))
+		return false;
 	return reject_unused(f, sec, error);
 }
 
@@ -296,6 +312,8 @@ struct scenario *scenario_load(const char *path, GError **error)
 				return NULL;
 			if (defaults)
 				add_default_workloads(s);
+			if (!scenario_parse_layer(s, f, sec, error))
+				return NULL;
 			if (!reject_unused(f, sec, error))
 				return NULL;
 		} else if (!strcmp(sec->kind, "workload")) {

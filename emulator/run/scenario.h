@@ -7,12 +7,16 @@
 #ifndef CXLBED_SCENARIO_H
 #define CXLBED_SCENARIO_H
 
+#include "cfgfile.h"
 #include "topology.h"
 
 struct scn_workload {
 	char *id;
-	char *program;		/* binary in the guest's /bin */
+	char *program;		/* binary in the guest's /bin; NULL for a command */
 	char **args;		/* extra arguments, NULL-terminated */
+	char *command;		/* or a shell command line, its run one ROI */
+	char *setup, *cleanup;	/* command: before it and after it, not measured */
+	bool clock_check;	/* command: its own throughput vs the modeled */
 	bool per_node;		/* run once per NUMA node with --node N */
 	bool per_dax;		/* run once per devdax region with --dax daxN.M */
 	bool together;		/* start on every host at once (contention) */
@@ -30,6 +34,17 @@ struct scenario {
 	int timeout_s;		/* the whole run */
 	bool timing;		/* timing = on: run with the timing model */
 	GPtrArray *workloads;	/* struct scn_workload * */
+	/* The guest's extra layer (scenario_user.c, guest_layer.c) */
+	char **packages;	/* Debian packages, sorted, unique; NULL: none */
+	struct cb_src packages_src;
+	GPtrArray *files;	/* struct scn_file *: host files carried */
+};
+
+/* files = HOSTPATH[:GUESTPATH]: a host file or folder in the guest. */
+struct scn_file {
+	char *host;		/* absolute */
+	char *guest;		/* absolute, in the guest */
+	struct cb_src src;
 };
 
 /*
@@ -45,6 +60,17 @@ struct scenario *scenario_default_for(const char *topology_path);
  */
 struct scenario *scenario_table_for(const struct cb_topology *t);
 void scenario_free(struct scenario *s);
+
+/* scenario_user.c: [scenario] packages/files, [workload] command. */
+bool scenario_parse_layer(struct scenario *s, const struct cfg_file *f,
+			  const struct cfg_section *sec, GError **error);
+bool scenario_parse_command(struct scn_workload *w, const struct cfg_file *f,
+			    const struct cfg_section *sec, GError **error);
+/* Add Debian packages / host files given outside a file (cxlbed boot). */
+bool scenario_add_packages(struct scenario *s, char **names, GError **error);
+bool scenario_add_file(struct scenario *s, const char *spec, const char *base_dir,
+		       const struct cb_src *src, GError **error);
+void scn_file_free(gpointer p);
 typedef struct scenario scenario;
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(scenario, scenario_free)
 

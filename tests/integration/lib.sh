@@ -65,3 +65,37 @@ latency_far() {
 		"\(.topology)/\(.host)/\(.kind): \(.latency_ns) ns vs configured \(.configured_latency_ns)"' \
 		"$1/table.json"
 }
+
+# `cxlbed boot` driven through a FIFO on its console. console_boot ARGS...
+# starts it (console on $outroot/console.out, progress on
+# $outroot/boot.err) and waits until cxlbed hands the console over;
+# console_type TEXT types; console_wait PATTERN waits (up to 60 s) until
+# the console shows it; console_end powers the guest off and sets
+# $console_rc to cxlbed's exit status.
+console_boot() {
+	mkfifo "$outroot/console.in"
+	"$cxlbed" boot "$@" <"$outroot/console.in" >"$outroot/console.out" 2>"$outroot/boot.err" &
+	console_pid=$!
+	exec 3>"$outroot/console.in"	# hold it open: QEMU must not see EOF
+	i=0
+	while ! grep -q ' console ' "$outroot/boot.err" 2>/dev/null; do
+		i=$((i + 1))
+		if [ $i -gt 1500 ] || ! kill -0 $console_pid 2>/dev/null; then break; fi
+		sleep 0.2
+	done
+	sleep 1
+}
+console_type() { printf '%s\n' "$1" >&3; }
+console_wait() {
+	i=0
+	while ! grep -q "$1" "$outroot/console.out" && [ $i -lt 300 ]; do sleep 0.2; i=$((i + 1)); done
+}
+console_end() {
+	console_type 'poweroff -f'
+	i=0
+	while kill -0 $console_pid 2>/dev/null && [ $i -lt 150 ]; do sleep 0.2; i=$((i + 1)); done
+	if kill -0 $console_pid 2>/dev/null; then kill -INT $console_pid; fi
+	wait $console_pid
+	console_rc=$?
+	exec 3>&-
+}
