@@ -21,6 +21,7 @@ static const struct verb verbs[] = {
 	{ "run", cmd_run, "boot, run a scenario, tear down, write results/RUN_ID/" },
 	{ "boot", cmd_boot, "boot one host to an interactive console, regions online" },
 	{ "table", cmd_table, "latency/bandwidth table and loaded-latency plot of topologies" },
+	{ "report", cmd_report, "write report.html of run and table folders" },
 	{ "gpu", cmd_gpu, "run the tiering runtime on a real GPU (GPU mode)" },
 };
 

@@ -62,3 +62,21 @@ latency_far() {
 		"\(.topology)/\(.host)/\(.kind): \(.latency_ns) ns vs configured \(.configured_latency_ns)"' \
 		"$1/table.json"
 }
+
+# Headless Chromium (Debian's chromium), as root in a sandbox without
+# network: its own profile, nothing in the background. Prints nothing when
+# there is none.
+chromium_bin() { command -v chromium || command -v chromium-browser || true; }
+chromium_run() {  # chromium_run ARGS... (a fresh profile each time)
+	prof=$(mktemp -d "$outroot/chromium.XXXXXX")
+	timeout 120 "$(chromium_bin)" --headless --no-sandbox --disable-gpu --disable-quic \
+		--no-first-run --disable-background-networking --disable-component-update \
+		--disable-sync --hide-scrollbars --user-data-dir="$prof" "$@"
+}
+# The verdict of tests/data/report-check.html on report PAGE: "OK | facts"
+# or "FAIL problems | facts" (checked in the browser's own layout).
+browser_check() {
+	chromium_run --allow-file-access-from-files --virtual-time-budget=10000 --enable-logging=stderr --v=0 --dump-dom \
+		"file://$top/tests/data/report-check.html?page=file://$1" 2>>"$outroot/chromium.err" |
+		sed -n 's/.*<pre id="result">\(.*\)<\/pre>.*/\1/p' | sed 's/&gt;/>/g; s/&lt;/</g; s/&amp;/\&/g'
+}
