@@ -22,6 +22,7 @@ static const struct verb verbs[] = {
 	{ "boot", cmd_boot, "boot one host to an interactive console, regions online" },
 	{ "table", cmd_table, "latency/bandwidth table and loaded-latency plot of topologies" },
 	{ "compare", cmd_compare, "compare two runs or tables; exit 1 on a regression (CI gate)" },
+	{ "export", cmd_export, "write libvirt domain XML that boots a topology's hosts" },
 	{ "report", cmd_report, "write report.html of run and table folders" },
 	{ "gpu", cmd_gpu, "run the tiering runtime on a real GPU (GPU mode)" },
 };
