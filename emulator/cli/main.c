@@ -21,6 +21,7 @@ static const struct verb verbs[] = {
 	{ "run", cmd_run, "boot, run a scenario, tear down, write results/RUN_ID/" },
 	{ "boot", cmd_boot, "boot one host to an interactive console, regions online" },
 	{ "table", cmd_table, "latency/bandwidth table and loaded-latency plot of topologies" },
+	{ "sweep", cmd_sweep, "run a scenario over a parameter matrix, here or as a Slurm array" },
 	{ "compare", cmd_compare, "compare two runs or tables; exit 1 on a regression (CI gate)" },
 	{ "export", cmd_export, "write libvirt domain XML that boots a topology's hosts" },
 	{ "report", cmd_report, "write report.html of run and table folders" },

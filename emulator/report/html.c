@@ -20,36 +20,36 @@ static const char style[] =
 	"dt{font-weight:bold}dd{margin:0}code{font-size:12px}"
 	".figure{overflow-x:auto;margin:8px 0}.note{font-size:13px;color:#444}";
 
-static void esc(GString *s, const char *text)
+void html_esc(GString *s, const char *text)
 {
 	g_autofree char *e = svg_escape(text ? text : "");
 
 	g_string_append(s, e);
 }
 
-static void page_start(GString *s, const char *title)
+void html_page_start(GString *s, const char *title)
 {
 	g_string_append(s, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
 			   "<meta name=\"generator\" content=\"cxlbed\">\n<title>");
-	esc(s, title);
+	html_esc(s, title);
 	g_string_append_printf(s, "</title>\n<style>%s</style>\n</head>\n<body>\n<h1>", style);
-	esc(s, title);
+	html_esc(s, title);
 	g_string_append(s, "</h1>\n");
 }
 
 static void fact(GString *s, const char *what, const char *value)
 {
 	g_string_append(s, "<dt>");
-	esc(s, what);
+	html_esc(s, what);
 	g_string_append(s, "</dt><dd>");
-	esc(s, value);
+	html_esc(s, value);
 	g_string_append(s, "</dd>\n");
 }
 
-static void cell(GString *s, const char *text)
+void html_cell(GString *s, const char *text)
 {
 	g_string_append(s, "<td>");
-	esc(s, text);
+	html_esc(s, text);
 	g_string_append(s, "</td>");
 }
 
@@ -57,23 +57,23 @@ static void cell(GString *s, const char *text)
 static void path_cell(GString *s, const char *path)
 {
 	g_string_append(s, "<td><code>");
-	esc(s, path);
+	html_esc(s, path);
 	g_string_append(s, "</code></td></tr>\n");
 }
 
-static void num(GString *s, double v, const char *fmt)
+void html_num(GString *s, double v, const char *fmt)
 {
 	char buf[32];
 
 	g_string_append_printf(s, "<td class=\"num\">%s</td>", fig_format(buf, sizeof(buf), v, fmt));
 }
 
-static void header(GString *s, const char *const *cols)
+void html_table_head(GString *s, const char *const *cols)
 {
 	g_string_append(s, "<table>\n<tr>");
 	for (; *cols; cols++) {
 		g_string_append(s, "<th>");
-		esc(s, *cols);
+		html_esc(s, *cols);
 		g_string_append(s, "</th>");
 	}
 	g_string_append(s, "</tr>\n");
@@ -90,7 +90,7 @@ static void tree_section(GString *s, const struct cb_topology *t, const char *he
 	g_autofree char *svg = NULL;
 
 	g_string_append(s, "<h2>");
-	esc(s, heading);
+	html_esc(s, heading);
 	g_string_append(s, "</h2>\n");
 	if (!t) {
 		g_string_append(s, "<p class=\"note\">The topology file could not be read, "
@@ -98,7 +98,7 @@ static void tree_section(GString *s, const struct cb_topology *t, const char *he
 		return;
 	}
 	g_string_append(s, "<p class=\"note\">");
-	esc(s, t->file);
+	html_esc(s, t->file);
 	g_string_append(s, ": each device shows its path's configured idle read latency "
 			   "(media and every hop) and the read bandwidth of the path's "
 			   "narrowest hop; each switch and device the link above it.</p>\n"
@@ -111,15 +111,15 @@ static void tree_section(GString *s, const struct cb_topology *t, const char *he
 						    "idle read ns", "read GB/s", NULL };
 		const struct cb_region *reg;
 
-		header(s, cols);
+		html_table_head(s, cols);
 		cb_foreach(t->regions, const struct cb_region, reg) {
 			g_string_append(s, "<tr>");
-			cell(s, reg->id);
-			cell(s, reg->window && reg->window->host ? reg->window->host->id : "");
-			cell(s, reg->mode == CB_REGION_RAM ? "ram" : "devdax");
-			cell(s, reg->path_text);
-			num(s, topology_region_latency_ns(reg, CB_READ), "%.1f");
-			num(s, topology_region_gbps(reg, CB_READ), "%.1f");
+			html_cell(s, reg->id);
+			html_cell(s, reg->window && reg->window->host ? reg->window->host->id : "");
+			html_cell(s, reg->mode == CB_REGION_RAM ? "ram" : "devdax");
+			html_cell(s, reg->path_text);
+			html_num(s, topology_region_latency_ns(reg, CB_READ), "%.1f");
+			html_num(s, topology_region_gbps(reg, CB_READ), "%.1f");
 			g_string_append(s, "</tr>\n");
 		}
 		g_string_append(s, "</table>\n");
@@ -149,15 +149,15 @@ static void checks_section(GString *s, const struct run_result *r)
 	static const char *const cols[] = { "check", "result", "detail", NULL };
 
 	g_string_append(s, "<h2>Checks</h2>\n");
-	header(s, cols);
+	html_table_head(s, cols);
 	for (guint i = 0; i < r->checks->len; i++) {
 		const struct res_check *c = g_ptr_array_index(r->checks, i);
 
 		g_string_append(s, "<tr>");
-		cell(s, c->name);
+		html_cell(s, c->name);
 		g_string_append_printf(s, "<td class=\"%s\">%s</td>", c->pass ? "pass" : "fail",
 				       c->pass ? "pass" : "FAIL");
-		cell(s, c->detail);
+		html_cell(s, c->detail);
 		g_string_append(s, "</tr>\n");
 	}
 	g_string_append(s, "</table>\n");
@@ -169,11 +169,11 @@ static void nodes_section(GString *s, const struct run_result *r)
 					    "read GB/s", "write GB/s", "clock", "path", NULL };
 
 	g_string_append(s, "<h2>Figures</h2>\n<p class=\"note\">");
-	esc(s, result_measured_with(r));
+	html_esc(s, result_measured_with(r));
 	g_string_append(s, ". Each row's clock says how: <code>modeled</code> is the timing "
 			   "model's virtual time, <code>guest</code> the guest's clock under "
 			   "emulation (a functional check, not hardware figures).</p>\n");
-	header(s, cols);
+	html_table_head(s, cols);
 	for (guint i = 0; i < r->hosts->len; i++) {
 		const struct res_host *h = g_ptr_array_index(r->hosts, i);
 
@@ -182,14 +182,14 @@ static void nodes_section(GString *s, const struct run_result *r)
 			char label[16];
 
 			g_string_append(s, "<tr>");
-			cell(s, h->name);
-			cell(s, result_node_label(n, label, sizeof(label)));
-			cell(s, n->kind);
-			num(s, (double)(n->mem_bytes >> 20), "%.0f");
-			num(s, n->latency_ns, "%.1f");
-			num(s, n->read_gbps, "%.3f");
-			num(s, n->write_gbps, "%.3f");
-			cell(s, n->clock);
+			html_cell(s, h->name);
+			html_cell(s, result_node_label(n, label, sizeof(label)));
+			html_cell(s, n->kind);
+			html_num(s, (double)(n->mem_bytes >> 20), "%.0f");
+			html_num(s, n->latency_ns, "%.1f");
+			html_num(s, n->read_gbps, "%.3f");
+			html_num(s, n->write_gbps, "%.3f");
+			html_cell(s, n->clock);
 			path_cell(s, n->path);
 		}
 	}
@@ -204,21 +204,21 @@ static void workloads_section(GString *s, const struct run_result *r)
 	if (!r->workloads->len)
 		return;
 	g_string_append(s, "<h2>Workloads</h2>\n");
-	header(s, cols);
+	html_table_head(s, cols);
 	for (guint i = 0; i < r->workloads->len; i++) {
 		const struct res_workload *w = g_ptr_array_index(r->workloads, i);
 		g_autofree char *where = w->region ? g_strdup_printf("region %s", w->region) :
 			w->node >= 0 ? g_strdup_printf("node %d", w->node) : g_strdup("-");
 
 		g_string_append(s, "<tr>");
-		cell(s, w->host);
-		cell(s, w->name);
-		cell(s, w->program);
-		cell(s, where);
+		html_cell(s, w->host);
+		html_cell(s, w->name);
+		html_cell(s, w->program);
+		html_cell(s, where);
 		g_string_append_printf(s, "<td class=\"%s\">%s</td>", w->ok ? "pass" : "fail",
 				       w->ok ? "yes" : "no");
-		num(s, w->wall_s, "%.2f");
-		cell(s, w->error ? w->error : "");
+		html_num(s, w->wall_s, "%.2f");
+		html_cell(s, w->error ? w->error : "");
 		g_string_append(s, "</tr>\n");
 	}
 	g_string_append(s, "</table>\n");
@@ -251,7 +251,7 @@ char *html_run_report(const struct run_result *r, const struct cb_topology *topo
 	const struct cb_topology *topos[1] = { topo };
 	g_autoptr(table) t = table_build(one, topos, 1);
 
-	page_start(s, title);
+	html_page_start(s, title);
 	verdict(s, result_passed(r));
 	g_string_append(s, "<dl>\n");
 	fact(s, "topology", r->topology_name ? r->topology_name : "");
@@ -284,26 +284,26 @@ static void table_rows_section(GString *s, const struct table *t)
 					    "latency vs local", "clock", "path", NULL };
 
 	g_string_append(s, "<h2>Paths</h2>\n");
-	header(s, cols);
+	html_table_head(s, cols);
 	for (guint i = 0; i < t->rows->len; i++) {
 		const struct table_row *r = g_ptr_array_index(t->rows, i);
 		char node[16];
 
 		g_snprintf(node, sizeof(node), "%d", r->node);
 		g_string_append(s, "<tr>");
-		cell(s, r->topology);
-		cell(s, r->host);
-		cell(s, r->dax ? r->dax : node);
-		cell(s, r->kind);
-		cell(s, r->via ? r->via : "");
-		num(s, r->latency_ns, "%.1f");
-		num(s, r->read_gbps, "%.2f");
-		num(s, r->write_gbps, "%.2f");
-		num(s, r->sustained_read_gbps, "%.2f");
-		num(s, r->path_read_gbps, "%.2f");
-		cell(s, table_row_bound(r));
-		num(s, r->latency_ratio, "%.2fx");
-		cell(s, r->clock);
+		html_cell(s, r->topology);
+		html_cell(s, r->host);
+		html_cell(s, r->dax ? r->dax : node);
+		html_cell(s, r->kind);
+		html_cell(s, r->via ? r->via : "");
+		html_num(s, r->latency_ns, "%.1f");
+		html_num(s, r->read_gbps, "%.2f");
+		html_num(s, r->write_gbps, "%.2f");
+		html_num(s, r->sustained_read_gbps, "%.2f");
+		html_num(s, r->path_read_gbps, "%.2f");
+		html_cell(s, table_row_bound(r));
+		html_num(s, r->latency_ratio, "%.2fx");
+		html_cell(s, r->clock);
 		path_cell(s, r->path);
 	}
 	g_string_append(s, "</table>\n");
@@ -318,7 +318,7 @@ char *html_table_report(const struct table *t, const struct cb_topology *const *
 
 	for (guint i = 0; i < t->runs->len; i++)
 		pass &= ((struct table_run *)g_ptr_array_index(t->runs, i))->passed;
-	page_start(s, title);
+	html_page_start(s, title);
 	verdict(s, pass);
 	g_string_append(s, "<p class=\"note\">Idle latency is <code>cxlbed-chase</code>, read and "
 			   "write bandwidth <code>cxlbed-stream</code> with one thread, all-vCPU "
@@ -335,9 +335,9 @@ char *html_table_report(const struct table *t, const struct cb_topology *const *
 		g_autofree char *eb = svg_escape(base);
 
 		g_string_append(s, "<li>");
-		esc(s, r->topology);
+		html_esc(s, r->topology);
 		g_string_append_printf(s, ": <a href=\"%s/report.html\">run ", eb);
-		esc(s, r->run_id);
+		html_esc(s, r->run_id);
 		g_string_append_printf(s, "</a>, timing model %s, <span class=\"%s\">%s</span></li>\n",
 				       r->timing_model ? "on" : "off", r->passed ? "pass" : "fail",
 				       r->passed ? "pass" : "fail");
