@@ -7,7 +7,7 @@
 # on its own clock and says so.
 . "$(dirname "$0")/lib.sh"
 need_image
-plan 18
+plan 19
 
 out=$outroot/default
 "$cxlbed" run --out "$out" >"$outroot/stdout" 2>"$outroot/stderr"
@@ -37,6 +37,10 @@ check "QMP log shows capabilities negotiated and the agent creating the region" 
 	sh -c "grep -q qmp_capabilities '$out/qmp-h0.log' && grep -q create-region '$out/qmp-h0.log'"
 check "the table printed the verdict" grep -q 'verdict: pass' "$outroot/stdout"
 check "no QEMU left behind" no_qemu_left "$out"
+"$cxlbed" compare "$top/results/baseline/default" "$out" >"$outroot/cmp.out" 2>&1
+rc=$?
+grep -E '^(verdict|regressed)' "$outroot/cmp.out" | diag
+check "cxlbed compare with the committed baseline (results/baseline/default): exit 0 (got $rc)" [ $rc -eq 0 ]
 
 # --no-timing: the guest's own clock, a functional check, and it says so.
 g=$outroot/guest
