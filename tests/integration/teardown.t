@@ -56,7 +56,7 @@ done
 check "cxlbed SIGKILLed: its QEMU is gone too" no_qemu_left "$out"
 # The timing model's shared segment (/dev/shm/cxlbed-RUN_ID) is the run's
 # to remove when it ends; a SIGKILLed run cannot, so remove it here.
-rid=$(awk '$2 == "run" { sub(":", "", $3); print $3; exit }' "$out.log")
+rid=$(tr -d '\r' <"$out.log" | sed -n 's/^ *[0-9.]*s  *run  *\([^: ]*\):.*/\1/p' | head -n 1)
 [ -n "$rid" ] && rm -f "/dev/shm/cxlbed-$rid"
 
 # 4. Bad input: exit 2, FILE:LINE on stderr, nothing started or written.
