@@ -43,7 +43,7 @@ int cmd_run(int argc, char **argv)
 		  "boot, bring regions online and check enumeration; run no workload", NULL },
 		{ "no-timing", 0, 0, G_OPTION_ARG_NONE, &no_timing,
 		  "without the timing model: figures are the guest's clock under "
-		  "emulation (a functional check, about 5% less wall time)", NULL },
+		  "emulation (a functional check; less wall time: make bench)", NULL },
 		{ "timing", 't', 0, G_OPTION_ARG_NONE, &timing,
 		  "with the timing model (the default; overrides a scenario's "
 		  "timing = off)", NULL },
@@ -61,7 +61,7 @@ int cmd_run(int argc, char **argv)
 		"Boot every host of the topology in QEMU, bring its CXL regions online\n"
 		"through the guest agent, check the guest's enumeration against the\n"
 		"topology, run the scenario's workloads, tear everything down, and write\n"
-		"summary.json, report.md, console-HOST.log and qmp-HOST.log.\n"
+		"report.html, summary.json, report.md, console-HOST.log and qmp-HOST.log.\n"
 		"A topology file runs the default workloads (idle latency and sequential\n"
 		"bandwidth on every NUMA node). With no argument: " CXLBED_DEFAULT_SCENARIO ".\n"
 		"Figures are modeled virtual time from the timing model (clock `modeled`,\n"
