@@ -50,14 +50,16 @@ static void print_host(const struct cb_topology *t, const struct cb_host *h,
 int cmd_plan(int argc, char **argv)
 {
 	g_autofree char *rundir = NULL;
-	gboolean timing = FALSE;
+	gboolean timing = FALSE, no_timing = FALSE;
 	GOptionEntry entries[] = {
 		{ "rundir", 0, 0, G_OPTION_ARG_FILENAME, &rundir,
 		  "Run directory the paths are shown in (default "
 		  "results/RUN_ID)", "DIR" },
+		{ "no-timing", 0, 0, G_OPTION_ARG_NONE, &no_timing,
+		  "Show the command line of a run without the timing model "
+		  "(cxlbed run --no-timing)", NULL },
 		{ "timing", 't', 0, G_OPTION_ARG_NONE, &timing,
-		  "Show the command line of a run with the timing model "
-		  "(cxlbed run --timing)", NULL },
+		  "With the timing model's -plugin (the default, as cxlbed run)", NULL },
 		{ NULL },
 	};
 	g_autoptr(GOptionContext) ctx = g_option_context_new(
@@ -85,6 +87,10 @@ int cmd_plan(int argc, char **argv)
 			   "cxlbed plan topologies/default.topo\n");
 		return 2;
 	}
+	if (timing && no_timing) {
+		g_printerr("cxlbed plan: --timing and --no-timing contradict each other; give one\n");
+		return 2;
+	}
 	t = topology_load(argv[1], &error);
 	if (t && !qemu_check_topology(t, &error))
 		g_clear_pointer(&t, topology_free);
@@ -98,7 +104,7 @@ int cmd_plan(int argc, char **argv)
 	       t->hosts->len, *t->description ? " - " : "", t->description);
 	cb_foreach(t->hosts, struct cb_host, h) {
 		/* a topology runs its default workloads: no host waits for others */
-		g_autofree char *plugin = timing ?
+		g_autofree char *plugin = !no_timing ?
 			timing_plugin_arg(h, o.rundir, "RUN_ID", 1) : NULL;
 		g_autoptr(GPtrArray) a = NULL;
 

@@ -14,6 +14,10 @@ int cmd_table(int argc, char **argv);
 int cmd_gpu(int argc, char **argv);
 int cmd_layer(int argc, char **argv);
 int cmd_clean(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
+int cmd_export(int argc, char **argv);
+int cmd_sweep(int argc, char **argv);
 
 /* Load a scenario or topology and check the guest image: 0, or the exit
  * status to return (2 bad input, 1 missing image). cmd_run.c. */

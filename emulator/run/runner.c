@@ -9,6 +9,7 @@
 #include "argv.h"
 #include "error.h"
 #include "figures.h"
+#include "html.h"
 #include "paths.h"
 #include "process.h"
 #include "progress.h"
@@ -967,10 +968,12 @@ int runner_run(const struct scenario *s, const struct cb_topology *t,
 	{
 		g_autofree char *summary = g_build_filename(run.dir, "summary.json", NULL);
 		g_autofree char *report = g_build_filename(run.dir, "report.md", NULL);
+		g_autofree char *html = g_build_filename(run.dir, "report.html", NULL);
 		g_autoptr(GError) werr = NULL;
 
 		if (!result_write_summary(res, summary, &werr) ||
-		    !result_write_report(res, report, &werr))
+		    !result_write_report(res, report, &werr) ||
+		    !result_write_html(res, t, html, &werr))
 			progress(NULL, "FAILED", "writing results: %s", werr->message);
 	}
 	if (!o->interactive && !o->quiet)

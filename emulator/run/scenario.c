@@ -40,6 +40,7 @@ static struct scenario *scenario_new(void)
 
 	s->boot_timeout_s = 240;
 	s->timeout_s = 1200;
+	s->timing = true;	/* modeled figures unless `timing = off` */
 	s->workloads = g_ptr_array_new_with_free_func(workload_free);
 	s->files = g_ptr_array_new_with_free_func(scn_file_free);
 	return s;
@@ -305,7 +306,7 @@ struct scenario *scenario_load(const char *path, GError **error)
 			if (!cfg_get_u64(f, sec, "timeout", 1200, &v, error))
 				return NULL;
 			s->timeout_s = (int)v;
-			if (!cfg_get_bool(f, sec, "timing", false, &s->timing, error))
+			if (!cfg_get_bool(f, sec, "timing", true, &s->timing, error))
 				return NULL;
 			bool defaults;
 			if (!cfg_get_bool(f, sec, "default-workloads", false, &defaults, error))

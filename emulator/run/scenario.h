@@ -32,7 +32,7 @@ struct scenario {
 	char *topology_path;	/* resolved against the scenario's folder */
 	int boot_timeout_s;	/* QEMU start -> agent hello, per host */
 	int timeout_s;		/* the whole run */
-	bool timing;		/* timing = on: run with the timing model */
+	bool timing;		/* the timing model (default); `timing = off`: guest clock */
 	GPtrArray *workloads;	/* struct scn_workload * */
 	/* The guest's extra layer (scenario_user.c, guest_layer.c) */
 	char **packages;	/* Debian packages, sorted, unique; NULL: none */

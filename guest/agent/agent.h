@@ -32,6 +32,11 @@ json_object *cmd_run(json_object *args, char *err);
 json_object *cmd_dax_write(json_object *args, char *err);
 json_object *cmd_dax_read(json_object *args, char *err);
 
+/* boot_regions.c: regions named on the kernel command line (cxlbed.region=),
+ * created once per boot; their results, or NULL when none were named */
+json_object *boot_regions(void);
+json_object *boot_region_args(const char *spec, char *err);
+
 /* online.c: bring a region's dax device to the requested mode */
 json_object *online_region(const char *region, bool devdax,
 			   unsigned long long size, char *err);

@@ -43,6 +43,9 @@ static double now_s(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/* What boot_regions() made, reported in every hello; NULL: none asked for. */
+static json_object *boot_results;
+
 static void send_hello(void)
 {
 	json_object *f = json_object_new_object();
@@ -54,6 +57,8 @@ static void send_hello(void)
 	json_object_object_add(f, "version", json_object_new_int(PROTO_VERSION));
 	json_object_object_add(f, "kernel", json_object_new_string(u.release));
 	json_object_object_add(f, "uptime_s", json_object_new_double(uptime_s()));
+	if (boot_results)
+		json_object_object_add(f, "boot_regions", json_object_get(boot_results));
 	line = proto_event("hello", f);
 	if (line)
 		chan_send(line);
@@ -117,6 +122,7 @@ int main(void)
 
 	signal(SIGPIPE, SIG_IGN);
 	setvbuf(stderr, NULL, _IOLBF, 0);
+	boot_results = boot_regions();
 	while ((fd = chan_open(AGENT_PORT_NAME)) < 0) {
 		if (waited++ == 50)
 			fprintf(stderr, "cxlbed-agent: waiting for virtio port %s\n",

@@ -15,6 +15,7 @@ check() {  # check DESCRIPTION COMMAND...
 	d=$1; shift
 	if "$@"; then ok 0 "$d"; else ok 1 "$d"; fi
 }
+skip() { tn=$((tn + 1)); echo "ok $tn # SKIP $*"; }  # skip REASON (one planned test)
 diag() { sed 's/^/# /'; }
 finish() { [ "$failed" -eq 0 ]; exit $?; }
 
@@ -98,4 +99,22 @@ console_end() {
 	wait $console_pid
 	console_rc=$?
 	exec 3>&-
+}
+
+# Headless Chromium (Debian's chromium), as root in a sandbox without
+# network: its own profile, nothing in the background. Prints nothing when
+# there is none.
+chromium_bin() { command -v chromium || command -v chromium-browser || true; }
+chromium_run() {  # chromium_run ARGS... (a fresh profile each time)
+	prof=$(mktemp -d "$outroot/chromium.XXXXXX")
+	timeout 120 "$(chromium_bin)" --headless --no-sandbox --disable-gpu --disable-quic \
+		--no-first-run --disable-background-networking --disable-component-update \
+		--disable-sync --hide-scrollbars --user-data-dir="$prof" "$@"
+}
+# The verdict of tests/data/report-check.html on report PAGE: "OK | facts"
+# or "FAIL problems | facts" (checked in the browser's own layout).
+browser_check() {
+	chromium_run --allow-file-access-from-files --virtual-time-budget=10000 --enable-logging=stderr --v=0 --dump-dom \
+		"file://$top/tests/data/report-check.html?page=file://$1" 2>>"$outroot/chromium.err" |
+		sed -n 's/.*<pre id="result">\(.*\)<\/pre>.*/\1/p' | sed 's/&gt;/>/g; s/&lt;/</g; s/&amp;/\&/g'
 }
