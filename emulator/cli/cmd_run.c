@@ -17,7 +17,8 @@ int run_prepare(const char *path, struct scenario **scn, struct cb_topology **to
 	*scn = scenario_load(path, &err);
 	if (*scn)
 		*topo = topology_load((*scn)->topology_path, &err);
-	if (*scn && *topo && !qemu_check_topology(*topo, &err))
+	if (*scn && *topo && (!qemu_check_topology(*topo, &err) ||
+			      !scenario_check_events(*scn, *topo, &err)))
 		g_clear_pointer(topo, topology_free);
 	if (!*scn || !*topo) {
 		fprintf(stderr, "%s\n", err->message);

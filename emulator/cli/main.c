@@ -22,6 +22,7 @@ static const struct verb verbs[] = {
 	{ "boot", cmd_boot, "boot one host to an interactive console, regions online" },
 	{ "table", cmd_table, "latency/bandwidth table and loaded-latency plot of topologies" },
 	{ "gpu", cmd_gpu, "run the tiering runtime on a real GPU (GPU mode)" },
+	{ "fm", cmd_fm, "a running run's fabric manager: list, status, bind, unbind" },
 };
 
 static void usage(FILE *out)

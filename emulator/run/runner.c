@@ -2,6 +2,7 @@
 #include "runner.h"
 #include "agent.h"
 #include "data_check.h"
+#include "fm.h"
 #include "pool_check.h"
 #include "timing_run.h"
 #include "argv.h"
@@ -44,6 +45,7 @@ struct run {
 	char *dir;
 	GPtrArray *hosts;	/* struct host_run * */
 	gint64 deadline;	/* whole-run timeout */
+	struct fm *fm;		/* the fabric manager, when the topology lends */
 };
 
 static gint64 deadline_in(const struct run *run, int seconds)
@@ -411,6 +413,7 @@ static void start_one(struct run *run, struct pending *p)
 	if (p->hr->timing_report)
 		p->first_roi = timing_report_roi_count(p->hr->timing_report);
 	p->t0 = g_get_monotonic_time();
+	fm_phase(run->fm, p->w->id);
 	p->id = agent_send(p->hr->agent, "run", args, &err);
 	if (!p->id)
 		p->rw->error = g_strdup(err->message);
@@ -554,6 +557,31 @@ static void check_shared_pools(struct run *run)
 	}
 }
 
+/*
+ * The fabric manager, when the topology has a lending pool: its own
+ * channels to every host it may lend to, then its start events, before
+ * the workloads (docs/pooling.md).
+ */
+static void start_fm(struct run *run)
+{
+	g_autoptr(GError) err = NULL;
+	struct host_run *hr;
+
+	run->fm = fm_new(run->topo, run->scn, run->dir);
+	if (!run->fm)
+		return;
+	cb_foreach(run->hosts, struct host_run, hr) {
+		if (hr->failed || !qemu_host_has_fm(run->topo, hr->h))
+			continue;
+		g_clear_error(&err);
+		if (!fm_connect_host(run->fm, hr->h, deadline_in(run, 60), &err))
+			host_fail(run, hr, "fm", err);
+	}
+	g_clear_error(&err);
+	if (!fm_start(run->fm, &err))
+		result_check(run->res, "fm:start", false, "%s", err->message);
+}
+
 /* QEMU should still be alive until we stop it; note and check how it ended. */
 static void teardown(struct run *run)
 {
@@ -678,7 +706,10 @@ int runner_run(const struct scenario *s, const struct cb_topology *t,
 			}
 	} else {
 		check_shared_pools(&run);
+		start_fm(&run);
 		run_workloads(&run);
+		fm_stop(run.fm, res);
+		g_clear_pointer(&run.fm, fm_free);
 	}
 
 	if (qemu_proc_interrupted()) {

@@ -26,6 +26,7 @@ void scenario_free(struct scenario *s)
 	g_free(s->description);
 	g_free(s->topology_path);
 	g_ptr_array_unref(s->workloads);
+	g_ptr_array_unref(s->events);
 	g_free(s);
 }
 
@@ -36,6 +37,8 @@ static struct scenario *scenario_new(void)
 	s->boot_timeout_s = 240;
 	s->timeout_s = 1200;
 	s->workloads = g_ptr_array_new_with_free_func(workload_free);
+	s->events = g_ptr_array_new_with_free_func(scn_event_free);
+	s->fm_sample_s = 1.0;
 	return s;
 }
 
@@ -301,10 +304,17 @@ struct scenario *scenario_load(const char *path, GError **error)
 		} else if (!strcmp(sec->kind, "workload")) {
 			if (!parse_workload(s, f, sec, error))
 				return NULL;
+		} else if (!strcmp(sec->kind, "event")) {
+			if (!scenario_parse_event(s, f, sec, error))
+				return NULL;
+		} else if (!strcmp(sec->kind, "fm")) {
+			if (!scenario_parse_fm(s, f, sec, error))
+				return NULL;
 		} else {
 			cxlbed_input_error(error, path, sec->line,
 					   "unknown section [%s] in a scenario; "
-					   "expected [scenario] or [workload NAME]",
+					   "expected [scenario], [workload NAME], "
+					   "[event NAME] or [fm]",
 					   sec->kind);
 			return NULL;
 		}
