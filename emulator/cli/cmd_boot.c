@@ -13,7 +13,7 @@ int cmd_boot(int argc, char **argv)
 		{ "host", 'H', 0, G_OPTION_ARG_STRING, &host,
 		  "which host to boot (default: the first)", "NAME" },
 		{ "out", 'o', 0, G_OPTION_ARG_FILENAME, &out,
-		  "run directory (default results/RUN_ID)", "DIR" },
+		  "run directory, new or empty (default results/RUN_ID)", "DIR" },
 		{ NULL }
 	};
 	g_autoptr(GOptionContext) ctx = g_option_context_new("TOPOLOGY");
@@ -27,7 +27,10 @@ int cmd_boot(int argc, char **argv)
 		"Boot one host of TOPOLOGY with its serial console on this terminal.\n"
 		"cxlbed creates the topology's regions through the guest agent and\n"
 		"brings them online, then hands you a shell. `poweroff` (or Ctrl-A X)\n"
-		"ends it; QEMU never outlives the command.");
+		"ends it; QEMU never outlives the command. --out takes a new or empty\n"
+		"folder, as in `cxlbed run`.\n"
+		"Exit status: 0 booted with regions online and ended by poweroff, 1 it\n"
+		"did not, 2 bad input, 128+N interrupted by signal N.");
 	g_option_context_add_main_entries(ctx, entries, NULL);
 	if (!g_option_context_parse(ctx, &argc, &argv, &err)) {
 		fprintf(stderr, "cxlbed boot: %s\n", err->message);
@@ -48,6 +51,5 @@ int cmd_boot(int argc, char **argv)
 	}
 	opts.only_host = host;
 	opts.out_dir = out;
-	runner_run(scn, topo, &opts, NULL);
-	return 0;
+	return runner_run(scn, topo, &opts, NULL);
 }

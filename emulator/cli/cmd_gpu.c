@@ -10,6 +10,7 @@
 #include "commands.h"
 #include "gpu_report.h"
 #include "paths.h"
+#include "run_dir.h"
 
 #include <errno.h>
 #include <glib.h>
@@ -132,11 +133,10 @@ int cmd_gpu(int argc, char **argv)
 	g_autoptr(GError) err = NULL;
 	g_autoptr(JsonParser) parser = json_parser_new();
 	g_autoptr(GPtrArray) gargv = NULL;
-	g_autoptr(GDateTime) now = g_date_time_new_now_utc();
-	g_autofree char *stamp = g_date_time_format(now, "%Y%m%d-%H%M%S");
 	g_autofree char *run_id = NULL, *dir = NULL, *output = NULL, *cmdline = NULL;
 	g_autofree char *source = NULL, *summary = NULL, *report = NULL, *svg = NULL;
 	g_autoptr(JsonNode) sum = NULL;
+	bool created;
 	g_autoptr(JsonGenerator) gen = json_generator_new();
 	const char *wl, *bin;
 	JsonObject *g;
@@ -180,7 +180,11 @@ int cmd_gpu(int argc, char **argv)
 		return 2;
 	}
 
-	run_id = g_strdup_printf("gpu-%s", stamp);
+	run_id = run_id_new("gpu");
+	if (c.out && !run_out_acceptable(c.out, "--out", &err)) {
+		fprintf(stderr, "cxlbed gpu: %s\n", err->message);
+		return 2;
+	}
 	if (c.from_json) {
 		if (!g_file_get_contents(c.from_json, &output, NULL, &err)) {
 			fprintf(stderr, "cxlbed gpu: %s\n", err->message);
@@ -222,8 +226,8 @@ int cmd_gpu(int argc, char **argv)
 
 	dir = c.out ? g_strdup(c.out) :
 	      g_build_filename(cxlbed_path(CXLBED_RESULTS), run_id, NULL);
-	if (g_mkdir_with_parents(dir, 0755) < 0) {
-		fprintf(stderr, "cxlbed gpu: %s: %s\n", dir, g_strerror(errno));
+	if (!run_dir_make(dir, !c.out, &created, &err)) {
+		fprintf(stderr, "cxlbed gpu: %s\n", err->message);
 		return 1;
 	}
 	sum = gpu_report_summary(g, run_id, wl, source, cmdline);

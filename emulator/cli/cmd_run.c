@@ -39,7 +39,8 @@ int cmd_run(int argc, char **argv)
 	gboolean boot_only = FALSE, timing = FALSE;
 	GOptionEntry entries[] = {
 		{ "out", 'o', 0, G_OPTION_ARG_FILENAME, &out,
-		  "write results to DIR instead of results/RUN_ID", "DIR" },
+		  "write results to DIR instead of results/RUN_ID: a new or empty "
+		  "folder, refused (exit 2) before anything starts otherwise", "DIR" },
 		{ "boot-only", 0, 0, G_OPTION_ARG_NONE, &boot_only,
 		  "boot, bring regions online and check enumeration; run no workload", NULL },
 		{ "timing", 't', 0, G_OPTION_ARG_NONE, &timing,
@@ -62,7 +63,11 @@ int cmd_run(int argc, char **argv)
 		"summary.json, report.md, console-HOST.log and qmp-HOST.log.\n"
 		"A topology file runs the default workloads (idle latency and sequential\n"
 		"bandwidth on every NUMA node). With no argument: " CXLBED_DEFAULT_SCENARIO ".\n"
-		"Exit status: 0 every check passed, 1 a check failed, 2 bad input.");
+		"RUN_ID is unique (UTC time, cxlbed's pid, topology name); the folder's\n"
+		"state.json says at every stage how far the run got, and what a killed\n"
+		"run left behind is cleaned by the next run or `cxlbed clean`.\n"
+		"Exit status: 0 every check passed, 1 a check failed, 2 bad input,\n"
+		"128+N interrupted by signal N.");
 	g_option_context_add_main_entries(ctx, entries, NULL);
 	if (!g_option_context_parse(ctx, &argc, &argv, &err)) {
 		fprintf(stderr, "cxlbed run: %s\n", err->message);

@@ -2,6 +2,7 @@
 /* cxlbed table TOPOLOGY... [--out DIR]: the latency/bandwidth table. */
 #include "commands.h"
 #include "paths.h"
+#include "run_dir.h"
 #include "runner.h"
 #include "table_paths.h"
 #include "timing_run.h"
@@ -87,7 +88,7 @@ int cmd_table(int argc, char **argv)
 	GOptionEntry entries[] = {
 		{ "out", 'o', 0, G_OPTION_ARG_FILENAME, &out,
 		  "write the table and every run's results to DIR instead of "
-		  "results/table-YYYYmmdd-HHMMSS", "DIR" },
+		  "results/table-YYYYmmdd-HHMMSS-PID; a new or empty folder", "DIR" },
 		{ NULL }
 	};
 	g_autoptr(GOptionContext) ctx = g_option_context_new("TOPOLOGY...");
@@ -98,6 +99,7 @@ int cmd_table(int argc, char **argv)
 	g_autofree const struct cb_topology **topos = NULL;
 	struct table_input *in;
 	guint n;
+	bool created;
 	int rc = 0;
 
 	g_option_context_set_summary(ctx,
@@ -130,15 +132,17 @@ int cmd_table(int argc, char **argv)
 	if (out) {
 		dir = g_strdup(out);
 	} else {
-		g_autoptr(GDateTime) now = g_date_time_new_now_utc();
-		g_autofree char *stamp = g_date_time_format(now, "table-%Y%m%d-%H%M%S");
+		g_autofree char *stamp = run_stamp_new();
+		g_autofree char *name = g_strdup_printf("table-%s", stamp);
 
-		dir = g_build_filename(cxlbed_path(CXLBED_RESULTS), stamp, NULL);
+		dir = g_build_filename(cxlbed_path(CXLBED_RESULTS), name, NULL);
 	}
-	if (g_mkdir_with_parents(dir, 0755) < 0) {
-		fprintf(stderr, "cxlbed table: %s: %s\n", dir, g_strerror(errno));
+	/* Like run --out: a new or empty folder, refused before anything starts. */
+	if ((out && !run_out_acceptable(out, "--out", &err)) ||
+	    !run_dir_make(dir, !out, &created, &err)) {
+		fprintf(stderr, "cxlbed table: %s\n", err->message);
 		input_free(in, n);
-		return 1;
+		return out ? 2 : 1;
 	}
 	name_subdirs(in, n, dir);
 
@@ -155,6 +159,10 @@ int cmd_table(int argc, char **argv)
 			g_ptr_array_add(results, res);
 		if (one && !rc)
 			rc = one;
+		if (one == 2 && !res) {
+			input_free(in, n);
+			return 2;	/* a run folder refused before it started */
+		}
 		if (one >= 128)
 			break;	/* interrupted: no further boots */
 	}

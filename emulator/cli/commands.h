@@ -13,6 +13,7 @@ int cmd_run(int argc, char **argv);
 int cmd_table(int argc, char **argv);
 int cmd_gpu(int argc, char **argv);
 int cmd_fm(int argc, char **argv);
+int cmd_clean(int argc, char **argv);
 
 /* Load a scenario or topology and check the guest image: 0, or the exit
  * status to return (2 bad input, 1 missing image). cmd_run.c. */

@@ -23,6 +23,7 @@ static const struct verb verbs[] = {
 	{ "table", cmd_table, "latency/bandwidth table and loaded-latency plot of topologies" },
 	{ "gpu", cmd_gpu, "run the tiering runtime on a real GPU (GPU mode)" },
 	{ "fm", cmd_fm, "a running run's fabric manager: list, status, bind, unbind" },
+	{ "clean", cmd_clean, "clean up after killed runs (sockets, pid files, shm, QEMU)" },
 };
 
 static void usage(FILE *out)

@@ -37,3 +37,16 @@ const char *cxlbed_path(const char *relative)
 	}
 	return p;
 }
+
+const char *cxlbed_state_dir(void)
+{
+	static char *dir;
+
+	if (!dir) {
+		const char *env = g_getenv("CXLBED_STATE_DIR");
+
+		dir = env && *env ? g_strdup(env) :
+			g_build_filename(g_get_user_cache_dir(), "cxlbed", NULL);
+	}
+	return dir;
+}

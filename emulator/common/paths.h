@@ -11,6 +11,14 @@ const char *cxlbed_root(void);
 /* Paths under the root; returned strings live as long as the process. */
 const char *cxlbed_path(const char *relative);
 
+/*
+ * Where cxlbed keeps what outlives one process: the register of live runs
+ * (STATE/runs/RUN_ID.json, docs/run-state.md). Per user, shared by every
+ * checkout, like the /dev/shm segments it accounts for. CXLBED_STATE_DIR
+ * overrides it (unit tests); default $XDG_CACHE_HOME/cxlbed (~/.cache/cxlbed).
+ */
+const char *cxlbed_state_dir(void);
+
 /* Uncompressed kernel: QEMU boots it directly (PVH), ~1 s less per boot
  * than bzImage decompression under TCG. */
 #define CXLBED_GUEST_KERNEL "build/guest/vmlinux"

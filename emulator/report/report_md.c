@@ -75,7 +75,8 @@ bool result_write_report(const struct run_result *r, const char *path,
 				       c->pass ? "pass" : "**FAIL**",
 				       c->detail ? c->detail : "");
 	}
-	g_string_append(s, "\nFiles: `summary.json`, `console-HOST.log` (guest serial console), "
+	g_string_append(s, "\nFiles: `summary.json`, `state.json` (how far the run got and how it "
+			   "ended, docs/run-state.md), `console-HOST.log` (guest serial console), "
 			   "`qmp-HOST.log` (QMP and agent traffic), `qemu-HOST.log` (QEMU's own output).\n");
 	return g_file_set_contents(path, s->str, s->len, error);
 }

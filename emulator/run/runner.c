@@ -13,6 +13,9 @@
 #include "progress.h"
 #include "qmp.h"
 #include "result.h"
+#include "run_dir.h"
+#include "run_registry.h"
+#include "run_state.h"
 #include "verify.h"
 
 #include <errno.h>
@@ -20,6 +23,8 @@
 #include <signal.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/un.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #define QMP_CONNECT_S 30
@@ -43,6 +48,9 @@ struct run {
 	const struct run_opts *opts;
 	struct run_result *res;
 	char *dir;
+	char *shm;		/* timing: the run's shared segment */
+	struct run_state *state;	/* DIR/state.json */
+	bool dir_created;	/* by this run (undone if the start fails) */
 	GPtrArray *hosts;	/* struct host_run * */
 	gint64 deadline;	/* whole-run timeout */
 	struct fm *fm;		/* the fabric manager, when the topology lends */
@@ -70,12 +78,83 @@ static void host_fail(struct run *run, struct host_run *hr, const char *check,
 	progress(hr->h->id, "FAILED", "%s: %s", check, err ? err->message : "");
 }
 
-static char *make_run_id(const struct cb_topology *t)
+/*
+ * How QEMU ended, in words. When cxlbed got SIGINT/SIGTERM/SIGHUP its
+ * signal guard SIGKILLs every QEMU: that QEMU was stopped by cxlbed, not
+ * killed by someone else, and the words say so.
+ */
+static char *exit_words(const struct qemu_proc *p, bool *by_cxlbed)
 {
-	g_autoptr(GDateTime) now = g_date_time_new_now_utc();
-	g_autofree char *stamp = g_date_time_format(now, "%Y%m%d-%H%M%S");
+	int sig = qemu_proc_interrupted();
 
-	return g_strdup_printf("%s-%s", stamp, t->name);
+	*by_cxlbed = sig && p->reaped && WIFSIGNALED(p->wait_status) &&
+		     WTERMSIG(p->wait_status) == SIGKILL;
+	if (*by_cxlbed)
+		return g_strdup_printf("stopped by cxlbed on SIG%s", sigabbrev_np(sig));
+	return qemu_proc_describe_exit(p);
+}
+
+/*
+ * Name the run and claim its folder before anything starts: register it
+ * (so a later cxlbed can clean up after it if it is killed), create the
+ * folder and its state.json exclusively, then the timing segment.
+ * Returns 0, or the exit status with the reason on stderr: 2 for a
+ * folder the person gave that cannot be used, 1 otherwise.
+ */
+static int claim_run(struct run *run)
+{
+	const struct cb_host *h;
+	g_autoptr(GError) err = NULL;
+	int refused = run->opts->out_dir ? 2 : 1;
+
+	cb_foreach(run->topo->hosts, const struct cb_host, h) {
+		/* the longest socket name: the fabric manager's agent port */
+		g_autofree char *sock = qemu_host_has_fm(run->topo, h) ?
+			qemu_fm_agent_socket(run->dir, h) : qemu_agent_socket(run->dir, h);
+
+		if (strlen(sock) >= sizeof(((struct sockaddr_un *)0)->sun_path)) {
+			fprintf(stderr, "cxlbed: %s: socket path too long for a UNIX "
+				"socket (%zu bytes, at most %zu); give a shorter --out\n",
+				sock, strlen(sock),
+				sizeof(((struct sockaddr_un *)0)->sun_path) - 1);
+			return refused;
+		}
+	}
+	if (run->opts->out_dir && !run_out_acceptable(run->dir, "--out", &err)) {
+		fprintf(stderr, "cxlbed: %s\n", err->message);
+		return 2;
+	}
+	if (run->opts->timing)
+		run->shm = timing_shm_name(run->res->run_id);
+	if (!run_registry_add(run->res->run_id, run->dir, run->shm, &err)) {
+		fprintf(stderr, "cxlbed: cannot register the run in %s: %s\n",
+			cxlbed_state_dir(), err->message);
+		return 1;
+	}
+	if (!run_dir_make(run->dir, !run->opts->out_dir, &run->dir_created, &err) ||
+	    !(run->state = run_state_create(run->dir, run->res->run_id, run->shm, &err)) ||
+	    (run->opts->timing && !timing_run_create_segment(run->res->run_id, &err))) {
+		fprintf(stderr, "cxlbed: %s\n", err->message);
+		run_state_free(run->state, true);
+		run->state = NULL;
+		if (run->dir_created)
+			rmdir(run->dir);
+		run_registry_remove(run->res->run_id);
+		return refused;
+	}
+	return 0;
+}
+
+/* The run is over: its state says how, the register forgets it. */
+static void release_run(struct run *run, const char *outcome)
+{
+	if (run->shm)
+		timing_run_cleanup(run->res->run_id);
+	run_state_end(run->state, outcome);
+	run_state_free(run->state, false);
+	run->state = NULL;
+	run_registry_remove(run->res->run_id);
+	g_clear_pointer(&run->shm, g_free);
 }
 
 /* Sizes, pool files and CDAT tables: everything QEMU reads from the run dir. */
@@ -83,11 +162,6 @@ static bool prepare_dir(struct run *run, GError **error)
 {
 	struct cb_pool *pool;
 
-	if (g_mkdir_with_parents(run->dir, 0755) < 0) {
-		g_set_error(error, CXLBED_ERROR, CXLBED_ERROR_RUN, "%s: %s",
-			    run->dir, g_strerror(errno));
-		return false;
-	}
 	cb_foreach(run->topo->pools, struct cb_pool, pool) {
 		g_autofree char *path = qemu_pool_file(run->dir, pool);
 		int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
@@ -151,6 +225,7 @@ static bool start_host(struct run *run, struct host_run *hr, GError **error)
 				   run->opts->interactive ? NULL : qemu_log, error);
 	if (!hr->proc)
 		return false;
+	run_state_qemu(run->state, hr->h->id, hr->proc->pid);
 	progress(hr->h->id, "qemu", "started (pid %d, %d vCPUs, %" G_GUINT64_FORMAT
 		 " MiB, %u CXL devices)", hr->proc->pid, hr->h->cpus,
 		 hr->h->memory >> 20, hr->h->devices->len);
@@ -163,6 +238,7 @@ static void explain_exit(struct run *run, struct host_run *hr, GError **error)
 	g_autofree char *qemu_log = host_file(run, "qemu", hr->h, "log");
 	g_autofree char *text = NULL;
 	g_autofree char *how = NULL;
+	bool by_cxlbed;
 
 	/*
 	 * A closed socket is usually QEMU dying: its fds close before it
@@ -172,7 +248,7 @@ static void explain_exit(struct run *run, struct host_run *hr, GError **error)
 		g_usleep(20 * 1000);
 	if (!hr->proc || !qemu_proc_exited(hr->proc))
 		return;
-	how = qemu_proc_describe_exit(hr->proc);
+	how = exit_words(hr->proc, &by_cxlbed);
 	g_file_get_contents(qemu_log, &text, NULL, NULL);
 	if (text)
 		g_strstrip(text);
@@ -186,6 +262,7 @@ static bool connect_host(struct run *run, struct host_run *hr, GError **error)
 	g_autofree char *agent_sock = qemu_agent_socket(run->dir, hr->h);
 	JsonObject *hello;
 
+	run_state_stage(run->state, "booting", "%s", hr->h->id);
 	hr->qmp = qmp_connect(qmp_sock, hr->log, deadline_in(run, QMP_CONNECT_S), error);
 	if (!hr->qmp) {
 		explain_exit(run, hr, error);
@@ -213,6 +290,7 @@ static bool create_regions(struct run *run, struct host_run *hr, GError **error)
 {
 	struct cb_region *reg;
 
+	run_state_stage(run->state, "regions", "%s", hr->h->id);
 	cb_foreach(hr->h->regions, struct cb_region, reg) {
 		g_autoptr(JsonObject) args = json_object_new();
 		g_autoptr(JsonObject) res = NULL;
@@ -259,9 +337,10 @@ static bool create_regions(struct run *run, struct host_run *hr, GError **error)
 
 static bool enumerate_host(struct run *run, struct host_run *hr, GError **error)
 {
-	JsonObject *en = agent_call(hr->agent, "enumerate", NULL,
-				    deadline_in(run, 60), error);
+	JsonObject *en;
 
+	run_state_stage(run->state, "enumerating", "%s", hr->h->id);
+	en = agent_call(hr->agent, "enumerate", NULL, deadline_in(run, 60), error);
 	if (!en) {
 		explain_exit(run, hr, error);
 		return false;
@@ -406,6 +485,12 @@ static void start_one(struct run *run, struct pending *p)
 	json_object_set_array_member(args, "args", argv);
 	json_object_set_int_member(args, "timeout_s", p->w->timeout_s);
 
+	if (p->node >= 0)
+		run_state_stage(run->state, "workloads", "%s on %s node %d", p->w->id,
+				p->hr->h->id, p->node);
+	else
+		run_state_stage(run->state, "workloads", "%s on %s%s%s", p->w->id,
+				p->hr->h->id, p->dax ? " " : "", p->dax ? p->dax->region : "");
 	p->rw = result_add_workload(run->res, p->hr->h->id, p->w->id, p->w->program,
 				    p->node);
 	if (p->dax)
@@ -542,6 +627,7 @@ static void check_shared_pools(struct run *run)
 
 	if (!run->topo->pools->len || qemu_proc_interrupted() || run->opts->only_host)
 		return;
+	run_state_stage(run->state, "pool-check", NULL);
 	cb_foreach(run->hosts, struct host_run, hr) {
 		ph[n].h = hr->h;
 		ph[n].agent = hr->failed ? NULL : hr->agent;
@@ -587,20 +673,25 @@ static void teardown(struct run *run)
 {
 	struct host_run *hr;
 
+	run_state_stage(run->state, "teardown", NULL);
 	cb_foreach(run->hosts, struct host_run, hr) {
 		bool died = hr->proc && qemu_proc_exited(hr->proc);
+		bool by_cxlbed = false;
+		g_autofree char *how = died ? exit_words(hr->proc, &by_cxlbed) : NULL;
 
-		/* In `boot` the person ends QEMU (poweroff): that is no failure. */
-		if (hr->proc && died && !run->opts->interactive) {
+		/*
+		 * In `boot` the person ends QEMU (poweroff): that is no failure;
+		 * nor is QEMU stopped on a signal to cxlbed (the run says it
+		 * was interrupted).
+		 */
+		if (died && !by_cxlbed && !run->opts->interactive) {
 			g_autofree char *name = g_strdup_printf("qemu:%s", hr->h->id);
-			g_autofree char *how = qemu_proc_describe_exit(hr->proc);
 
 			result_check(run->res, name, false, "QEMU ended before teardown: %s", how);
 		}
 		if (hr->proc) {
 			qemu_proc_stop(hr->proc, died ? NULL : hr->qmp, STOP_GRACE_MS);
-			hr->res->exit = died ? qemu_proc_describe_exit(hr->proc) :
-				g_strdup("stopped by cxlbed");
+			hr->res->exit = died ? g_steal_pointer(&how) : g_strdup("stopped by cxlbed");
 			progress(hr->h->id, "teardown", "QEMU %s", hr->res->exit);
 		}
 		agent_free(hr->agent);
@@ -613,15 +704,20 @@ static void teardown(struct run *run)
 		hr->log = NULL;
 		qemu_proc_free(hr->proc);
 		hr->proc = NULL;
-		/* Sockets are meaningless after the run. */
+		/* Sockets and pid files are meaningless after the run (QEMU
+		 * removes its pid file only when it exits by itself). */
 		g_autofree char *q = qemu_qmp_socket(run->dir, hr->h);
 		g_autofree char *a = qemu_agent_socket(run->dir, hr->h);
+		g_autofree char *pid = qemu_pidfile(run->dir, hr->h);
+		g_autofree char *fq = qemu_fm_qmp_socket(run->dir, hr->h);
+		g_autofree char *fa = qemu_fm_agent_socket(run->dir, hr->h);
 
 		unlink(q);
 		unlink(a);
+		unlink(pid);
+		unlink(fq);
+		unlink(fa);
 	}
-	if (run->opts->timing)
-		timing_run_cleanup(run->res->run_id);
 }
 
 static bool host_selected(const struct run *run, const struct cb_host *h)
@@ -642,8 +738,7 @@ int runner_run(const struct scenario *s, const struct cb_topology *t,
 	int rc;
 
 	run.deadline = t0 + (gint64)s->timeout_s * G_USEC_PER_SEC;
-	run.hosts = g_ptr_array_new_with_free_func(g_free);
-	res->run_id = make_run_id(t);
+	res->run_id = run_id_new(t->name);
 	res->topology = g_strdup(t->file);
 	res->topology_name = g_strdup(t->name);
 	res->scenario = g_strdup(s->name);
@@ -654,13 +749,24 @@ int runner_run(const struct scenario *s, const struct cb_topology *t,
 		g_build_filename(cxlbed_path(CXLBED_RESULTS), res->run_id, NULL);
 	res->out_dir = g_strdup(run.dir);
 
+	/* What killed runs left goes first; a live run is never touched. */
+	run_sweep(stderr, false, false, NULL);
+	rc = claim_run(&run);
+	if (rc) {
+		g_free(run.shm);
+		g_free(run.dir);
+		return rc;
+	}
+	run.hosts = g_ptr_array_new_with_free_func(g_free);
 	qemu_proc_install_signal_guard();
 	progress_start();
 	progress(NULL, "run", "%s: topology %s, scenario %s -> %s", res->run_id,
 		 t->file, s->name, run.dir);
 	data_check_warn(t);
+	run_state_stage(run.state, "preparing", NULL);
 	if (!prepare_dir(&run, &err)) {
 		progress(NULL, "FAILED", "%s", err->message);
+		release_run(&run, "fail: could not prepare the run folder");
 		g_ptr_array_unref(run.hosts);
 		g_free(run.dir);
 		return 1;
@@ -675,6 +781,7 @@ int runner_run(const struct scenario *s, const struct cb_topology *t,
 		g_ptr_array_add(run.hosts, hr);
 	}
 	/* Start every host first: they boot in parallel. */
+	run_state_stage(run.state, "starting", NULL);
 	cb_foreach(run.hosts, struct host_run, hr) {
 		g_clear_error(&err);
 		if (!start_host(&run, hr, &err))
@@ -699,6 +806,7 @@ int runner_run(const struct scenario *s, const struct cb_topology *t,
 	}
 
 	if (o->interactive) {
+		run_state_stage(run.state, "console", NULL);
 		cb_foreach(run.hosts, struct host_run, hr)
 			if (hr->proc) {
 				progress(hr->h->id, "console", "interactive: `poweroff` or Ctrl-A X ends it");
@@ -713,13 +821,14 @@ int runner_run(const struct scenario *s, const struct cb_topology *t,
 	}
 
 	if (qemu_proc_interrupted()) {
-		res->interrupted = g_strdup(strsignal(qemu_proc_interrupted()));
-		result_check(res, "interrupted", false, "run interrupted by %s",
-			     res->interrupted);
+		res->interrupted = g_strdup_printf("SIG%s", sigabbrev_np(qemu_proc_interrupted()));
+		result_check(res, "interrupted", false, "run interrupted by %s; cxlbed "
+			     "stopped QEMU", res->interrupted);
 	}
 	teardown(&run);
 	res->wall_s = (g_get_monotonic_time() - t0) / 1e6;
 
+	run_state_stage(run.state, "results", NULL);
 	{
 		g_autofree char *summary = g_build_filename(run.dir, "summary.json", NULL);
 		g_autofree char *report = g_build_filename(run.dir, "report.md", NULL);
@@ -731,6 +840,13 @@ int runner_run(const struct scenario *s, const struct cb_topology *t,
 	}
 	if (!o->interactive && !o->quiet)
 		result_print_table(res, stdout);
+	{
+		g_autofree char *outcome = res->interrupted ?
+			g_strdup_printf("interrupted by %s", res->interrupted) :
+			g_strdup(result_passed(res) ? "pass" : "fail");
+
+		release_run(&run, outcome);
+	}
 	g_ptr_array_unref(run.hosts);
 	g_free(run.dir);
 	rc = qemu_proc_interrupted() ? 128 + qemu_proc_interrupted() :

@@ -4,12 +4,14 @@
 #include "timing_config.h"
 #include "verify.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <gio/gio.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
-static char *shm_name(const char *run_id)
+char *timing_shm_name(const char *run_id)
 {
 	return g_strdup_printf("/cxlbed-%s", run_id);
 }
@@ -29,7 +31,7 @@ char *timing_plugin_arg(const struct cb_host *h, const char *dir,
 {
 	g_autofree char *cfg = config_path(dir, h);
 	g_autofree char *report = timing_report_path(dir, h);
-	g_autofree char *shm = shm_name(run_id);
+	g_autofree char *shm = timing_shm_name(run_id);
 
 	return g_strdup_printf("%s,config=%s,report=%s,shm=%s,hosts=%u",
 			       cxlbed_path(TIMING_PLUGIN), cfg, report, shm, nhosts);
@@ -41,7 +43,7 @@ char *timing_run_prepare(const struct cb_topology *t, const struct cb_host *h,
 {
 	g_autofree char *cfg = config_path(dir, h);
 	g_autofree char *report = timing_report_path(dir, h);
-	g_autofree char *shm = shm_name(run_id);
+	g_autofree char *shm = timing_shm_name(run_id);
 	struct timing_config_opts o = { .report = report, .shm = shm };
 	const char *plugin = cxlbed_path(TIMING_PLUGIN);
 
@@ -55,9 +57,25 @@ char *timing_run_prepare(const struct cb_topology *t, const struct cb_host *h,
 	return timing_plugin_arg(h, dir, run_id, nhosts);
 }
 
+bool timing_run_create_segment(const char *run_id, GError **error)
+{
+	g_autofree char *shm = timing_shm_name(run_id);
+	/* Empty: each host's plugin sizes and maps it (shm_links.c). */
+	int fd = shm_open(shm, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+
+	if (fd < 0) {
+		g_set_error(error, G_IO_ERROR, g_io_error_from_errno(errno),
+			    "shared timing segment %s: %s%s", shm, g_strerror(errno),
+			    errno == EEXIST ? " (another run holds it)" : "");
+		return false;
+	}
+	close(fd);
+	return true;
+}
+
 void timing_run_cleanup(const char *run_id)
 {
-	g_autofree char *shm = shm_name(run_id);
+	g_autofree char *shm = timing_shm_name(run_id);
 
 	shm_unlink(shm);
 }

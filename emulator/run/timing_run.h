@@ -20,6 +20,11 @@ char *timing_plugin_arg(const struct cb_host *h, const char *dir,
 char *timing_run_prepare(const struct cb_topology *t, const struct cb_host *h,
 			 const char *dir, const char *run_id, guint nhosts,
 			 GError **error);
+/* "/cxlbed-RUN_ID": the segment of run @run_id (unique as the id is). */
+char *timing_shm_name(const char *run_id);
+/* The run creates its segment (O_EXCL: never one another run holds)
+ * before any host starts; the plugins only open it. */
+bool timing_run_create_segment(const char *run_id, GError **error);
 /* The run owns the segment: remove it when the run ends. */
 void timing_run_cleanup(const char *run_id);
 

@@ -34,9 +34,11 @@ struct tm_shared *tm_shared_open(const char *name, char **err)
 			return NULL;
 		}
 	} else {
-		fd = shm_open(name, O_RDWR | O_CREAT, 0600);
+		/* The run created it (empty, O_EXCL): never make one here,
+		 * or a mistyped name would quietly share nothing. */
+		fd = shm_open(name, O_RDWR, 0600);
 		if (fd < 0) {
-			*err = fmt_err("shm_open", name);
+			*err = fmt_err("shm_open (the run creates it)", name);
 			return NULL;
 		}
 		/* growing to the same size twice is harmless: hosts race here */

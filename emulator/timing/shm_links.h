@@ -3,8 +3,8 @@
  * State that every host of a run shares: the bandwidth resources (links
  * and device media, by name) and the modeled-time slots of every vCPU.
  * Hosts are separate QEMU processes; the run creates a POSIX shared
- * memory segment name (e.g. "/cxlbed-RUNID"), hands it to each host's
- * plugin, and unlinks it when the run ends. Without a name the state is
+ * memory segment (e.g. "/cxlbed-RUNID", O_EXCL), hands its name to each
+ * host's plugin, and unlinks it when the run ends. Without a name the state is
  * private to the process (one host, unit tests).
  */
 #ifndef CXLBED_SHM_LINKS_H
@@ -31,7 +31,8 @@ struct tm_shared {
 	struct mf_res res[TM_MAX_RES];
 };
 
-/* Map the segment @name (created if absent); NULL name: private memory. */
+/* Map the segment @name, which the run has created (empty is fine: the
+ * first host sizes it); NULL name: private memory. */
 struct tm_shared *tm_shared_open(const char *name, char **err);
 void tm_shared_close(struct tm_shared *s);
 

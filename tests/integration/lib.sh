@@ -28,6 +28,9 @@ need_image() {
 outroot=$(mktemp -d /tmp/cxlbed-it.XXXXXX)
 cleanup() { [ "${KEEP:-0}" = 1 ] || rm -rf "$outroot"; }
 trap cleanup EXIT
+# The test's own register of runs in flight (docs/run-state.md): its runs
+# are swept by its own cxlbed calls only, and it never sweeps anyone else's.
+export CXLBED_STATE_DIR="$outroot/state"
 
 # jq query on a summary.json; prints the value.
 sj() { jq -r "$2" "$1/summary.json"; }

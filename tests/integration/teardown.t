@@ -3,7 +3,7 @@
 # Ctrl-C, not when cxlbed itself is SIGKILLed; bad input starts nothing.
 . "$(dirname "$0")/lib.sh"
 need_image
-plan 11
+plan 14
 topo=$top/topologies/direct.topo
 
 # Start a run in the background and wait until its guest agent is up.
@@ -41,6 +41,11 @@ rc=$?
 check "SIGINT: cxlbed exits 130 (got $rc)" [ $rc -eq 130 ]
 check "summary.json written, interrupted, verdict fail" \
 	[ "$(sj "$out" '.interrupted != null and .verdict == "fail"')" = true ]
+check "SIGINT: QEMU's end reads \"stopped by cxlbed on SIGINT\" (got $(sj "$out" '.hosts[0].qemu_exit'))" \
+	[ "$(sj "$out" '.hosts[0].qemu_exit')" = "stopped by cxlbed on SIGINT" ]
+check "SIGINT: no check blames signal 9 (cxlbed killed QEMU, not someone else)" \
+	[ "$(sj "$out" '[.checks[] | .detail | test("signal 9")] | any')" = false ]
+check "SIGINT: report.md says so too" grep -q "stopped by cxlbed on SIGINT" "$out/report.md"
 check "no QEMU left behind after SIGINT" no_qemu_left "$out"
 
 # 3. cxlbed SIGKILLed: the kernel takes QEMU with it (PR_SET_PDEATHSIG).
