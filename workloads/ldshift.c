@@ -15,8 +15,10 @@
  *                  there: capacity another host gave back, in use.
  *
  * Demand goes to the agent's datagram socket, which forwards it to the
- * fabric manager. Prints one JSON line; exit 1 on a checksum mismatch or
- * a timeout.
+ * fabric manager. --hold S then keeps the program (and its data) for S
+ * seconds more: a phase in which the fabric manager can be driven from
+ * outside. Prints one JSON line; exit 1 on a checksum mismatch or a
+ * timeout.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -216,7 +218,8 @@ int main(int argc, char **argv)
 	const char *fall = NULL, *rise = NULL, *me = wl_host();
 	size_t bytes = 32 << 20;
 	long long ld = 256ll << 20;
-	double timeout = 180;
+	double timeout = 180, hold = 0;
+	int rc = 0;
 
 	for (int i = 1; i < argc; i++) {
 		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -231,16 +234,23 @@ int main(int argc, char **argv)
 			ld = strtoll(argv[++i], NULL, 0) << (strchr(v, 'M') ? 20 : 0);
 		else if (!strcmp(argv[i], "--timeout") && v)
 			timeout = atof(argv[++i]);
+		else if (!strcmp(argv[i], "--hold") && v)
+			hold = atof(argv[++i]);
 		else
 			wl_fail(NAME, "usage: %s --falls HOST --rises HOST [--bytes 32M] "
-				"[--ld-bytes 256M] [--timeout S]", NAME);
+				"[--ld-bytes 256M] [--timeout S] [--hold S]", NAME);
 	}
 	if (!bytes || bytes % 4096)
 		wl_fail(NAME, "--bytes: a whole number of pages, e.g. 32M");
 	if (fall && !strcmp(me, fall))
-		return falls(bytes, ld, timeout);
-	if (rise && !strcmp(me, rise))
-		return rises(bytes, ld, timeout);
-	printf("{\"workload\": \"ldshift\", \"role\": \"none\", \"host\": \"%s\"}\n", me);
-	return 0;
+		rc = falls(bytes, ld, timeout);
+	else if (rise && !strcmp(me, rise))
+		rc = rises(bytes, ld, timeout);
+	else
+		printf("{\"workload\": \"ldshift\", \"role\": \"none\", \"host\": "
+		       "\"%s\", \"held_s\": %g}\n", me, hold);
+	fflush(stdout);
+	if (hold > 0)
+		usleep((useconds_t)(hold * 1e6));
+	return rc;
 }

@@ -346,6 +346,25 @@ static void grant_demand(struct fm *fm)
 	}
 }
 
+/* The first start of each workload phase, for the record and for anyone
+ * driving the FM from outside (they can wait for it in `status`). */
+static void log_phase(struct fm *fm, const char *phase)
+{
+	g_autofree char *key = g_strdup_printf("phase:%s", phase);
+	JsonObject *o;
+
+	if (g_hash_table_contains(fm->fired, key))
+		return;
+	g_hash_table_add(fm->fired, g_steal_pointer(&key));
+	o = json_object_new();
+	json_object_set_double_member(o, "t_s", fm_now_s(fm));
+	json_object_set_string_member(o, "action", "phase");
+	json_object_set_string_member(o, "phase", phase);
+	g_mutex_lock(&fm->lock);
+	json_array_add_object_element(fm->log, o);
+	g_mutex_unlock(&fm->lock);
+}
+
 static gpointer worker(gpointer data)
 {
 	struct fm *fm = data;
@@ -356,6 +375,7 @@ static gpointer worker(gpointer data)
 
 		r = g_async_queue_timeout_pop(fm->queue, WORKER_TICK_US);
 		if (r && r->kind == FM_REQ_PHASE) {
+			log_phase(fm, r->phase);
 			fire_due(fm, SCN_WHEN_PHASE, r->phase);
 			answer(r, NULL);
 		} else if (r) {

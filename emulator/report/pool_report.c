@@ -167,6 +167,12 @@ void pool_report_md(GString *s, JsonObject *pool)
 		JsonObject *o = json_array_get_object_element(events, i);
 		const char *action = str(o, "action");
 
+		if (!strcmp(action, "phase")) {
+			g_string_append_printf(s, "| %.2f | phase | | | %s starts | | | |\n",
+					       json_object_get_double_member_with_default(o, "t_s", 0),
+					       str(o, "phase"));
+			continue;
+		}
 		if (!strcmp(action, "demand")) {
 			g_string_append_printf(s, "| %.2f | demand | | %s | %+.0f MiB | | %s | |\n",
 					       json_object_get_double_member_with_default(o, "t_s", 0),

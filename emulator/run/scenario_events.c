@@ -108,7 +108,7 @@ bool scenario_parse_event(struct scenario *s, const struct cfg_file *f,
 	e->ld = g_strdup(cfg_get_string(f, sec, "ld", NULL));
 	e->pool = g_strdup(cfg_get_string(f, sec, "pool", NULL));
 	e->host = g_strdup(cfg_get_string(f, sec, "host", NULL));
-	e->src = (struct cb_src){ f->path, sec->line };
+	e->src = (struct cb_src){ s->file, sec->line };	/* outlives f */
 	if (at) {
 		e->when = SCN_WHEN_TIME;
 		if (!parse_seconds(at, &e->at_s))
