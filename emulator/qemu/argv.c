@@ -110,6 +110,18 @@ static void addf(GPtrArray *a, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* The link an LD bound on one of @h's root ports will have (its pool's). */
+static const struct cb_link *ld_link_of(const struct cb_topology *t,
+					const struct cb_host *h)
+{
+	struct cb_pool *p;
+
+	cb_foreach(t->pools, struct cb_pool, p)
+		if (topology_pool_lends_to(p, h))
+			return &p->ld_link;
+	return NULL;
+}
+
 /* The fabric manager's monitor and agent port (argv.h). */
 static void add_fm_channels(GPtrArray *a, const struct cb_topology *t,
 			    const struct cb_host *h, const char *rundir)
@@ -419,6 +431,8 @@ GPtrArray *qemu_argv_build(const struct cb_topology *t,
 				l = &p->child.sw->link;
 			else if (p->child_kind == CB_NODE_DEVICE)
 				l = &p->child.dev->link;
+			else if (topology_port_takes_ld(p))
+				l = ld_link_of(t, h);
 			add(a, "-device");
 			addf(a, "cxl-rp,port=%d,bus=%s,id=%s,chassis=0,slot=%d,"
 			     "hotplug=%s,x-speed=%s,x-width=%d", p->number,
