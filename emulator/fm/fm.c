@@ -5,6 +5,7 @@
  * pool demand, and what goes into the results at the end.
  */
 #include "fm_priv.h"
+#include "fm_timing.h"
 #include "argv.h"
 #include "error.h"
 #include "pool_report.h"
@@ -56,6 +57,7 @@ static void host_free(gpointer p)
 {
 	struct fm_host *fh = p;
 
+	fm_timing_close(fh);
 	agent_free(fh->agent);
 	qmp_free(fh->qmp);
 	if (fh->log)

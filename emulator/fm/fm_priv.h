@@ -8,12 +8,19 @@
 #include "agent.h"
 #include "qmp.h"
 
+struct tm_shared;
+
 struct fm_host {
 	const struct cb_host *h;
 	struct qmp *qmp;	/* the FM's own monitor */
 	struct agent *agent;	/* the agent on org.cxlbed.fm */
 	FILE *log;		/* fm-HOST.log: that traffic */
 	bool broken;		/* a connection failed: no more operations */
+	/* fm_timing.c, with the timing model only */
+	bool timing_probed;
+	char *timing_base;	/* the host's plugin config as the run wrote it */
+	struct tm_shared *shm;	/* the run's timing segment */
+	unsigned int reloads;	/* config rewrites */
 };
 
 enum fm_req_kind { FM_REQ_BIND, FM_REQ_UNBIND, FM_REQ_PHASE };

@@ -13,5 +13,6 @@
 void fm_timing_bound(struct fm *fm, struct fm_host *fh, const struct fm_ld *e,
 		     const struct cb_device *dev);
 void fm_timing_unbound(struct fm *fm, struct fm_host *fh, const struct fm_ld *e);
+void fm_timing_close(struct fm_host *fh);
 
 #endif
