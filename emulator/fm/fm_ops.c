@@ -23,6 +23,7 @@
 #include "error.h"
 #include "fm_timing.h"
 #include "progress.h"
+#include "verify.h"
 
 #include <string.h>
 
@@ -197,6 +198,24 @@ static bool qemu_plug(struct fm *fm, struct fm_host *fh, const struct cb_ld *ld,
 	return true;
 }
 
+/*
+ * The LD's CDAT reached the guest: the kernel's read latency for its
+ * region is our path's, as for the regions of the topology
+ * (coordinates:HOST:REGION, verify.c).
+ */
+static void check_coordinates(struct fm *fm, const struct cb_host *h,
+			      const struct cb_ld *ld, const struct cb_device *dev,
+			      JsonObject *res)
+{
+	g_autofree char *name = g_strdup_printf("coordinates:%s:%s", h->id, ld->id);
+	double want = verify_expected_read_latency(dev);
+	gint64 got = json_object_get_int_member_with_default(res, "read_latency_ns", -1);
+
+	fm_check(fm, name, got == (gint64)(want + 0.5), "guest read latency %"
+		 G_GINT64_FORMAT ", CDAT/HMAT path sum %.0f (incl. the kernel's "
+		 "per-link term)", got, want);
+}
+
 static JsonObject *do_bind(struct fm *fm, const struct fm_req *r,
 			   struct outcome *o, GError **error)
 {
@@ -292,6 +311,7 @@ static JsonObject *do_bind(struct fm *fm, const struct fm_req *r,
 	fm_map_bound(fm->map, e);
 	g_mutex_unlock(&fm->lock);
 	fm_timing_bound(fm, fh, e, dev);
+	check_coordinates(fm, h, e->ld, dev, res);
 	topology_ld_device_free(dev);
 	json_object_set_string_member(res, "ld", e->ld->id);
 	json_object_set_string_member(res, "host", h->id);

@@ -86,7 +86,7 @@ static double kernel_link_term(const struct cb_link *l)
  * bridge: our CDAT (device, switches) and HMAT (bridge) figures plus the
  * kernel's term for every link on the way.
  */
-static double expected_read_latency(const struct cb_device *d)
+double verify_expected_read_latency(const struct cb_device *d)
 {
 	const struct cb_path *p = cb_device_path(d);
 	double ns = 0;
@@ -115,7 +115,7 @@ static bool verify_coordinates(struct run_result *r, const struct cb_host *h,
 				    reg->id);
 	/* An interleaved region is as slow as its slowest target. */
 	cb_foreach(reg->devices, struct cb_device, d)
-		want = MAX(want, expected_read_latency(d));
+		want = MAX(want, verify_expected_read_latency(d));
 	got = get_int(acc, "read_latency", -1);
 	return result_check(r, name, got == (gint64)(want + 0.5),
 			    "guest read latency %" G_GINT64_FORMAT ", CDAT/HMAT path sum %.0f "

@@ -108,6 +108,10 @@ json_object *cmd_attach_ld(json_object *args, char *err)
 	snprintf(path, sizeof(path), "/sys/bus/cxl/devices/%s/resource",
 		 json_object_get_string(json_object_object_get(res, "region")));
 	jadd_int(res, "base", sysfs_ll(path, -1));
+	/* what the kernel made of the LD's CDAT and the path's HMAT */
+	snprintf(path, sizeof(path), "/sys/bus/cxl/devices/%s/access0/read_latency",
+		 json_object_get_string(json_object_object_get(res, "region")));
+	jadd_int(res, "read_latency_ns", sysfs_ll(path, -1));
 	jadd_double(res, "attach_s", mono_s() - t0);
 	pool_runtime_took(serial, res);
 	return res;

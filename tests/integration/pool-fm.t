@@ -7,7 +7,7 @@
 # FILE:LINE before anything starts.
 . "$(dirname "$0")/lib.sh"
 need_image
-plan 25
+plan 26
 out=$outroot/fm
 fm() { "$cxlbed" fm --run "$out" "$@"; }
 # Wait (up to $2 s) until `cxlbed fm status --json` satisfies jq filter $1.
@@ -81,6 +81,8 @@ check "pool.samples: lent, used, free, stranded over time" \
 	[ "$(sj "$out" '[.pool.samples[] | select(.lent + .free == .size and .used + .stranded == .lent)] | length > 5')" = true ]
 check "pool.lds at the end: p0.ld1 is h1's" \
 	[ "$(sj "$out" '.pool.lds[] | select(.ld == "p0.ld1") | .host')" = h1 ]
+check "every bind's CDAT reached its guest (coordinates:HOST:LD checks pass)" \
+	[ "$(sj "$out" '[.checks[] | select(.name | startswith("coordinates:"))] | length >= 5 and all(.pass)')" = true ]
 check "the utilisation plot is written" grep -q "lent to h1" "$out/pool-utilisation.svg"
 check "report.md has the pool section" grep -q "## Pool (fabric manager)" "$out/report.md"
 check "no control socket left" sh -c "! [ -e '$out/fm.sock' ]"
