@@ -28,6 +28,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/un.h>
 #include <unistd.h>
 
@@ -178,6 +179,28 @@ static int falls(size_t bytes, long long ld, double timeout)
 	return bad || released < 0;
 }
 
+/*
+ * A node that has just come online takes a binding only once the kernel
+ * has added it to the allowed nodes (seen: mbind EINVAL a moment after
+ * MemTotal showed). Probe with one page until it does.
+ */
+static void wait_bindable(int node, double timeout)
+{
+	unsigned long mask[MAX_NODES / (8 * sizeof(long))] = { 0 };
+	long page = sysconf(_SC_PAGESIZE);
+	double t0 = wl_now();
+	void *p = mmap(NULL, page, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	mask[node / (8 * sizeof(long))] = 1UL << (node % (8 * sizeof(long)));
+	while (p != MAP_FAILED && syscall(SYS_mbind, p, page, 2 /* MPOL_BIND */,
+					  mask, MAX_NODES + 1, 0) < 0 &&
+	       errno == EINVAL && wl_now() - t0 < timeout)
+		usleep(100000);
+	if (p != MAP_FAILED)
+		munmap(p, page);
+}
+
 static int rises(size_t bytes, long long ld, double timeout)
 {
 	int before[MAX_NODES], after[MAX_NODES], n, m, fresh = -1;
@@ -201,6 +224,7 @@ static int rises(size_t bytes, long long ld, double timeout)
 		       "\"wait_s\": %.2f, \"error\": \"no new LD came online\"}\n", n, waited);
 		return 1;
 	}
+	wait_bindable(fresh, 10);
 	fill(&c, fresh, bytes, 2);
 	now = checksum(c.buf, c.words);
 	printf("{\"workload\": \"ldshift\", \"role\": \"rises\", \"lds_before\": %d, "

@@ -243,11 +243,16 @@ int cmd_fm(int argc, char **argv)
 	} else {
 		JsonObject *r = json_object_get_object_member(reply, "result");
 
-		if (!strcmp(cmd, "bind-vppb"))
-			printf("%s bound to %s on %s: %s, %s, node %" G_GINT64_FORMAT
+		if (!strcmp(cmd, "bind-vppb") && !strcmp(s_of(r, "mode"), "ram"))
+			printf("%s bound to %s on %s: %s, ram, node %" G_GINT64_FORMAT
 			       " (%.2f s)\n", s_of(r, "ld"), s_of(r, "host"),
-			       s_of(r, "port"), s_of(r, "region"), s_of(r, "mode"),
+			       s_of(r, "port"), s_of(r, "region"),
 			       json_object_get_int_member_with_default(r, "node", -1),
+			       json_object_get_double_member_with_default(r, "wall_s", 0));
+		else if (!strcmp(cmd, "bind-vppb"))
+			printf("%s bound to %s on %s: %s, devdax %s (%.2f s)\n",
+			       s_of(r, "ld"), s_of(r, "host"), s_of(r, "port"),
+			       s_of(r, "region"), s_of(r, "dax"),
 			       json_object_get_double_member_with_default(r, "wall_s", 0));
 		else
 			printf("%s released by %s and unbound (%s, %" G_GINT64_FORMAT

@@ -51,9 +51,10 @@ fm unbind p0.ld0 >"$outroot/unbind.out" 2>&1
 rc=$?
 check "cxlbed fm unbind p0.ld0: exit 0 (got $rc)" [ $rc -eq 0 ]
 check "... released by h0 and unbound" grep -q "p0.ld0 released by h0 and unbound" "$outroot/unbind.out"
-fm bind p0.ld0 h0 >"$outroot/rebind.out" 2>&1
+fm bind p0.ld0 h0 --mode devdax >"$outroot/rebind.out" 2>&1
 rc=$?
-check "cxlbed fm bind p0.ld0 h0 again: exit 0 (got $rc)" [ $rc -eq 0 ]
+check "cxlbed fm bind p0.ld0 h0 --mode devdax: exit 0 (got $rc), a dax device" \
+	sh -c "[ $rc -eq 0 ] && grep -Eq 'p0.ld0 bound to h0 on rp[01]: region[0-9]+, devdax dax[0-9.]+' '$outroot/rebind.out'"
 fm list >"$outroot/list.txt" 2>&1
 check "cxlbed fm list: p0.ld0 bound to h0 again, p0.ld1 now h1's" \
 	sh -c "grep -Eq '^p0\.ld0 +bound +h0 ' '$outroot/list.txt' && grep -Eq '^p0\.ld1 +bound +h1 ' '$outroot/list.txt'"
