@@ -20,4 +20,4 @@ cxlbed: $(B)/obj/emulator/cli/main.o $(B)/libcxlbed-host.a
 	$(CC) $(CFLAGS) -o $@ $^ $(GLIB_LIBS) -lm
 
 ALL_TARGETS += cxlbed
-BENCHES += tests/bench/boot-ready.sh tests/bench/run-timing.sh
+BENCHES += tests/bench/boot-ready.sh tests/bench/run-timing.sh tests/bench/fm-bind.sh

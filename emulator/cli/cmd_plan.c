@@ -15,6 +15,34 @@
 
 #include <stdio.h>
 
+/* Where the fabric manager may bind pool LDs on @h, and what they cost. */
+static void print_ld_ports(const struct cb_topology *t, const struct cb_host *h)
+{
+	g_autoptr(GPtrArray) ports = topology_host_ld_ports(t, h);
+	struct cb_pool *pool;
+	struct cb_port *port;
+
+	cb_foreach(t->pools, struct cb_pool, pool) {
+		const struct cb_ld *ld;
+
+		if (!topology_pool_lends_to(pool, h))
+			continue;
+		ld = g_ptr_array_index(pool->lds, 0);
+		cb_foreach(ports, struct cb_port, port) {
+			struct cb_device *d = topology_ld_device(ld, port);
+			const struct cb_path *p = cb_device_path(d);
+
+			printf("#   LD port %s: pool %s lends %u x %lluM here at run time "
+			       "(%s.ldN, sn=0x%llx..); path %s: idle read %g ns, write %g ns\n",
+			       port->id, pool->id, pool->lds->len,
+			       (unsigned long long)(pool->ld_size / CB_MIB), pool->id,
+			       (unsigned long long)ld->serial, p->text,
+			       p->latency_ns[CB_READ], p->latency_ns[CB_WRITE]);
+			topology_ld_device_free(d);
+		}
+	}
+}
+
 static void print_host(const struct cb_topology *t, const struct cb_host *h,
 		       GPtrArray *argv)
 {
@@ -44,6 +72,7 @@ static void print_host(const struct cb_topology *t, const struct cb_host *h,
 		       r ? ", region " : "", r ? r->id : "",
 		       d->pool ? ", pool " : "", d->pool ? d->pool->id : "");
 	}
+	print_ld_ports(t, h);
 	fputs(cmd, stdout);
 }
 

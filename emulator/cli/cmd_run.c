@@ -18,7 +18,8 @@ int run_prepare(const char *path, struct scenario **scn, struct cb_topology **to
 	*scn = scenario_load(path, &err);
 	if (*scn)
 		*topo = topology_load((*scn)->topology_path, &err);
-	if (*scn && *topo && !qemu_check_topology(*topo, &err))
+	if (*scn && *topo && (!qemu_check_topology(*topo, &err) ||
+			      !scenario_check_events(*scn, *topo, &err)))
 		g_clear_pointer(topo, topology_free);
 	/* packages APT does not know: refused before anything is fetched */
 	if (*scn && *topo && !guest_layer_check_packages((*scn)->packages,

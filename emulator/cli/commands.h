@@ -13,6 +13,7 @@ int cmd_run(int argc, char **argv);
 int cmd_table(int argc, char **argv);
 int cmd_gpu(int argc, char **argv);
 int cmd_layer(int argc, char **argv);
+int cmd_fm(int argc, char **argv);
 int cmd_clean(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_compare(int argc, char **argv);

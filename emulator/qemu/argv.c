@@ -22,6 +22,26 @@ char *qemu_agent_socket(const char *rundir, const struct cb_host *h)
 	return g_strdup_printf("%s/agent-%s.sock", rundir, h->id);
 }
 
+char *qemu_fm_qmp_socket(const char *rundir, const struct cb_host *h)
+{
+	return g_strdup_printf("%s/fm-qmp-%s.sock", rundir, h->id);
+}
+
+char *qemu_fm_agent_socket(const char *rundir, const struct cb_host *h)
+{
+	return g_strdup_printf("%s/fm-agent-%s.sock", rundir, h->id);
+}
+
+bool qemu_host_has_fm(const struct cb_topology *t, const struct cb_host *h)
+{
+	struct cb_pool *p;
+
+	cb_foreach(t->pools, struct cb_pool, p)
+		if (topology_pool_lends_to(p, h))
+			return true;
+	return false;
+}
+
 char *qemu_console_log(const char *rundir, const struct cb_host *h)
 {
 	return g_strdup_printf("%s/console-%s.log", rundir, h->id);
@@ -90,6 +110,37 @@ static void addf(GPtrArray *a, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* The link an LD bound on one of @h's root ports will have (its pool's). */
+static const struct cb_link *ld_link_of(const struct cb_topology *t,
+					const struct cb_host *h)
+{
+	struct cb_pool *p;
+
+	cb_foreach(t->pools, struct cb_pool, p)
+		if (topology_pool_lends_to(p, h))
+			return &p->ld_link;
+	return NULL;
+}
+
+/* The fabric manager's monitor and agent port (argv.h). */
+static void add_fm_channels(GPtrArray *a, const struct cb_topology *t,
+			    const struct cb_host *h, const char *rundir)
+{
+	g_autofree char *qmp = qemu_fm_qmp_socket(rundir, h);
+	g_autofree char *agent = qemu_fm_agent_socket(rundir, h);
+
+	if (!qemu_host_has_fm(t, h))
+		return;
+	add(a, "-chardev");
+	addf(a, "socket,id=fmqmp0,path=%s,server=on,wait=off", qmp);
+	add(a, "-mon");
+	add(a, "chardev=fmqmp0,mode=control");
+	add(a, "-chardev");
+	addf(a, "socket,id=fmagent0,path=%s,server=on,wait=off", agent);
+	add(a, "-device");
+	add(a, "virtserialport,bus=vser0.0,chardev=fmagent0,name=org.cxlbed.fm");
+}
+
 /* QEMU's PCIELinkSpeed names: 2_5, 5, 8, 16, 32, 64. */
 static const char *speed_name(double gts)
 {
@@ -104,6 +155,11 @@ static const char *speed_name(double gts)
 	if (gts < 40)
 		return "32";
 	return "64";
+}
+
+const char *qemu_speed_name(double gts)
+{
+	return speed_name(gts);
 }
 
 /* Sizes in QEMU's notation: whole M or G. */
@@ -284,7 +340,6 @@ GPtrArray *qemu_argv_build(const struct cb_topology *t,
 	struct qemu_pci_numbers n = { 0 };
 	struct cb_bridge *b;
 
-	(void)t;
 	if (strchr(rundir, ',')) {
 		/* QEMU option values cannot carry an unescaped comma. */
 		g_set_error(error, CXLBED_ERROR, CXLBED_ERROR_INPUT,
@@ -353,6 +408,7 @@ GPtrArray *qemu_argv_build(const struct cb_topology *t,
 	add(a, "-device");
 	add(a, "virtserialport,bus=vser0.0,chardev=agent0,"
 	    "name=org.cxlbed.agent");
+	add_fm_channels(a, t, h, rundir);
 	add(a, "-pidfile");
 	add(a, pid);
 	if (o->plugin) {
@@ -375,6 +431,8 @@ GPtrArray *qemu_argv_build(const struct cb_topology *t,
 				l = &p->child.sw->link;
 			else if (p->child_kind == CB_NODE_DEVICE)
 				l = &p->child.dev->link;
+			else if (topology_port_takes_ld(p))
+				l = ld_link_of(t, h);
 			add(a, "-device");
 			addf(a, "cxl-rp,port=%d,bus=%s,id=%s,chassis=0,slot=%d,"
 			     "hotplug=%s,x-speed=%s,x-width=%d", p->number,

@@ -179,6 +179,20 @@ char *timing_config_text(const struct cb_topology *t, const struct cb_host *h,
 	return g_string_free(s, FALSE);
 }
 
+char *timing_config_bound_text(const struct cb_device *d, uint64_t base,
+			       uint32_t gran)
+{
+	GString *s = g_string_new(NULL);
+	g_autoptr(GHashTable) seen =
+		g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+
+	device_line(s, seen, d);
+	g_string_append_printf(s, "region name=%s base=0x%llx size=0x%llx gran=%u "
+			       "targets=%s\n", d->id, (unsigned long long)base,
+			       (unsigned long long)d->size, gran, d->id);
+	return g_string_free(s, FALSE);
+}
+
 bool timing_config_write_opts(const struct cb_topology *t,
 			      const struct cb_host *h,
 			      const struct timing_config_opts *o,

@@ -33,6 +33,14 @@ char *timing_config_text(const struct cb_topology *t, const struct cb_host *h,
 			 const struct timing_config_opts *o);
 
 /*
+ * Lines to append to a host's config for a device bound at run time (a
+ * pool LD, emulator/fm/): its resources, its target and a 1-way region at
+ * @base, where the guest kernel put it.
+ */
+char *timing_config_bound_text(const struct cb_device *d, uint64_t base,
+			       uint32_t gran);
+
+/*
  * Guest-physical base of window @w as QEMU 10 (q35, -m without maxmem)
  * places it: the CXL host register block (1 MiB) starts where RAM above
  * 4 GiB ends, and windows follow it back to back from the next 256 MiB

@@ -4,6 +4,7 @@
 #include "command_workload.h"
 #include "guest_layer.h"
 #include "data_check.h"
+#include "fm.h"
 #include "pool_check.h"
 #include "timing_run.h"
 #include "argv.h"
@@ -57,6 +58,7 @@ struct run {
 	GPtrArray *hosts;	/* struct host_run * */
 	gint64 deadline;	/* whole-run timeout */
 	char *initrd;		/* base image + the scenario's layer, or NULL */
+	struct fm *fm;		/* the fabric manager, when the topology lends */
 };
 
 static gint64 deadline_in(const struct run *run, int seconds)
@@ -111,7 +113,9 @@ static int claim_run(struct run *run)
 	int refused = run->opts->out_dir ? 2 : 1;
 
 	cb_foreach(run->topo->hosts, const struct cb_host, h) {
-		g_autofree char *sock = qemu_agent_socket(run->dir, h);
+		/* the longest socket name: the fabric manager's agent port */
+		g_autofree char *sock = qemu_host_has_fm(run->topo, h) ?
+			qemu_fm_agent_socket(run->dir, h) : qemu_agent_socket(run->dir, h);
 
 		if (strlen(sock) >= sizeof(((struct sockaddr_un *)0)->sun_path)) {
 			fprintf(stderr, "cxlbed: %s: socket path too long for a UNIX "
@@ -500,10 +504,12 @@ static char *workload_log(const struct run *run, const struct pending *p)
 }
 
 /* Send the agent its `run`; the plugin's ROIs from here on are this run's. */
-static void send_run(struct pending *p, JsonObject *args)
+static void send_run(struct run *run, struct pending *p, JsonObject *args)
 {
 	g_autoptr(GError) err = NULL;
 
+	/* a phase starts: scenario events waiting for it fire now */
+	fm_phase(run->fm, p->w->id);
 	if (p->hr->timing_report)
 		p->first_roi = timing_report_roi_count(p->hr->timing_report);
 	p->t0 = g_get_monotonic_time();
@@ -560,7 +566,7 @@ static void start_command(struct run *run, struct pending *p)
 	json_object_set_string_member(args, "command", p->command);
 	json_object_set_boolean_member(args, "roi", TRUE);
 	json_object_set_int_member(args, "timeout_s", p->w->timeout_s);
-	send_run(p, args);
+	send_run(run, p, args);
 }
 
 static void start_one(struct run *run, struct pending *p)
@@ -603,7 +609,7 @@ static void start_one(struct run *run, struct pending *p)
 				    p->node);
 	if (p->dax)
 		p->rw->region = g_strdup(p->dax->region);
-	send_run(p, args);
+	send_run(run, p, args);
 }
 
 static bool host_usable(const struct host_run *hr)
@@ -811,6 +817,31 @@ static void check_shared_pools(struct run *run)
 	}
 }
 
+/*
+ * The fabric manager, when the topology has a lending pool: its own
+ * channels to every host it may lend to, then its start events, before
+ * the workloads (docs/pooling.md).
+ */
+static void start_fm(struct run *run)
+{
+	g_autoptr(GError) err = NULL;
+	struct host_run *hr;
+
+	run->fm = fm_new(run->topo, run->scn, run->dir);
+	if (!run->fm)
+		return;
+	cb_foreach(run->hosts, struct host_run, hr) {
+		if (hr->failed || !qemu_host_has_fm(run->topo, hr->h))
+			continue;
+		g_clear_error(&err);
+		if (!fm_connect_host(run->fm, hr->h, deadline_in(run, 60), &err))
+			host_fail(run, hr, "fm", err);
+	}
+	g_clear_error(&err);
+	if (!fm_start(run->fm, &err))
+		result_check(run->res, "fm:start", false, "%s", err->message);
+}
+
 /* QEMU should still be alive until we stop it; note and check how it ended. */
 static void teardown(struct run *run)
 {
@@ -852,10 +883,14 @@ static void teardown(struct run *run)
 		g_autofree char *q = qemu_qmp_socket(run->dir, hr->h);
 		g_autofree char *a = qemu_agent_socket(run->dir, hr->h);
 		g_autofree char *pid = qemu_pidfile(run->dir, hr->h);
+		g_autofree char *fq = qemu_fm_qmp_socket(run->dir, hr->h);
+		g_autofree char *fa = qemu_fm_agent_socket(run->dir, hr->h);
 
 		unlink(q);
 		unlink(a);
 		unlink(pid);
+		unlink(fq);
+		unlink(fa);
 	}
 }
 
@@ -953,7 +988,10 @@ int runner_run(const struct scenario *s, const struct cb_topology *t,
 			}
 	} else {
 		check_shared_pools(&run);
+		start_fm(&run);
 		run_workloads(&run);
+		fm_stop(run.fm, res);
+		g_clear_pointer(&run.fm, fm_free);
 	}
 
 	if (qemu_proc_interrupted()) {

@@ -31,6 +31,7 @@ void scenario_free(struct scenario *s)
 	g_ptr_array_unref(s->workloads);
 	g_strfreev(s->packages);
 	g_ptr_array_unref(s->files);
+	g_ptr_array_unref(s->events);
 	g_free(s);
 }
 
@@ -43,6 +44,8 @@ static struct scenario *scenario_new(void)
 	s->timing = true;	/* modeled figures unless `timing = off` */
 	s->workloads = g_ptr_array_new_with_free_func(workload_free);
 	s->files = g_ptr_array_new_with_free_func(scn_file_free);
+	s->events = g_ptr_array_new_with_free_func(scn_event_free);
+	s->fm_sample_s = 1.0;
 	return s;
 }
 
@@ -320,10 +323,17 @@ struct scenario *scenario_load(const char *path, GError **error)
 		} else if (!strcmp(sec->kind, "workload")) {
 			if (!parse_workload(s, f, sec, error))
 				return NULL;
+		} else if (!strcmp(sec->kind, "event")) {
+			if (!scenario_parse_event(s, f, sec, error))
+				return NULL;
+		} else if (!strcmp(sec->kind, "fm")) {
+			if (!scenario_parse_fm(s, f, sec, error))
+				return NULL;
 		} else {
 			cxlbed_input_error(error, path, sec->line,
 					   "unknown section [%s] in a scenario; "
-					   "expected [scenario] or [workload NAME]",
+					   "expected [scenario], [workload NAME], "
+					   "[event NAME] or [fm]",
 					   sec->kind);
 			return NULL;
 		}
