@@ -36,5 +36,8 @@ json_object *cmd_dax_read(json_object *args, char *err);
 json_object *online_region(const char *region, bool devdax,
 			   unsigned long long size, char *err);
 long long node_mem_bytes(int node);
+/* tiers.c: the kernel's memory tiers; the SRAT and HMAT they come from. */
+json_object *tiers_json(void);
+json_object *acpi_numa_tables_json(void);
 
 #endif
