@@ -147,7 +147,7 @@ void verify_fill_nodes(struct res_host *rh, const struct cb_host *h,
 		struct res_node *n;
 
 		if (mem <= 0)
-			continue;	/* memoryless CFMWS placeholder nodes */
+			continue;	/* nodes of regions not onlined (devdax) */
 		n = result_host_add_node(rh, (int)json_get_int(gn, "node", -1));
 		n->mem_bytes = mem;
 		g_free(n->kind);
@@ -178,7 +178,11 @@ void verify_fill_nodes(struct res_host *rh, const struct cb_host *h,
 		if (!gr || reg->mode != CB_REGION_RAM)
 			continue;
 		n = result_host_find_node(rh, (int)json_get_int(gr, "node", -1));
-		if (!n)
+		/*
+		 * A node already named by another region would mix two paths
+		 * in one row: keep the first (numa:HOST:REGION fails).
+		 */
+		if (!n || n->region)
 			continue;
 		g_free(n->kind);
 		n->kind = g_strdup("cxl");
