@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * cxlbed plan TOPOLOGY: validate and print each host's QEMU command line.
- * Starts nothing and writes nothing; CDAT and pool paths are shown where a
- * run would put them.
+ * Starts nothing and writes nothing; CDAT, SRAT/HMAT and pool paths are
+ * shown where a run would put them.
  */
 #include "commands.h"
 #include "data_check.h"
+#include "acpi_numa.h"
 #include "argv.h"
 #include "cdat.h"
 #include "error.h"
@@ -43,6 +44,25 @@ static void print_ld_ports(const struct cb_topology *t, const struct cb_host *h)
 	}
 }
 
+/* Each region's proximity domain and what the guest's HMAT says of it. */
+static void print_numa(const struct cb_host *h)
+{
+	g_autoptr(numa_layout) l = numa_layout_new(h, NULL, NULL);
+	struct cb_region *r;
+
+	cb_foreach(h->regions, struct cb_region, r) {
+		const struct numa_pd *pd = numa_layout_region(l, r);
+
+		printf("#   region %s: PXM %u%s, HMAT read %u ns %u MB/s, write "
+		       "%u ns %u MB/s (its whole path)\n", r->id, pd->pxm,
+		       r->mode == CB_REGION_RAM ? ", its own NUMA node" : " (devdax)",
+		       hmat_latency_ns(pd->latency_ns[CB_READ]),
+		       hmat_bandwidth_mbs(pd->gbps[CB_READ]),
+		       hmat_latency_ns(pd->latency_ns[CB_WRITE]),
+		       hmat_bandwidth_mbs(pd->gbps[CB_WRITE]));
+	}
+}
+
 static void print_host(const struct cb_topology *t, const struct cb_host *h,
 		       GPtrArray *argv)
 {
@@ -72,6 +92,7 @@ static void print_host(const struct cb_topology *t, const struct cb_host *h,
 		       r ? ", region " : "", r ? r->id : "",
 		       d->pool ? ", pool " : "", d->pool ? d->pool->id : "");
 	}
+	print_numa(h);
 	print_ld_ports(t, h);
 	fputs(cmd, stdout);
 }

@@ -55,9 +55,17 @@ char *qemu_pidfile(const char *rundir, const struct cb_host *h);
 /* RUNDIR/cdat-DEV.bin: written by cdat_write() before QEMU starts. */
 char *qemu_cdat_file(const char *rundir, const struct cb_device *d);
 char *qemu_switch_cdat_file(const char *rundir, const struct cb_switch *sw);
-/* Every device's and switch's CDAT file for host H (NULL: all hosts). */
-bool qemu_write_cdat_files(const struct cb_topology *t, const struct cb_host *h,
-			   const char *rundir, GError **error);
+/* RUNDIR/srat-HOST.bin, RUNDIR/hmat-HOST.bin (acpi_numa.h), -acpitable. */
+char *qemu_srat_file(const char *rundir, const struct cb_host *h);
+char *qemu_hmat_file(const char *rundir, const struct cb_host *h);
+/*
+ * What the guest firmware tells the kernel about the fabric, for host H
+ * (NULL: all hosts): every device's and switch's CDAT, each host's SRAT
+ * and HMAT. CXLBED_TEST_TABLE_SKEW (table_skew.h) makes them wrong on
+ * purpose; a bad value fails with CXLBED_ERROR_INPUT.
+ */
+bool qemu_write_guest_tables(const struct cb_topology *t, const struct cb_host *h,
+			     const char *rundir, GError **error);
 /* The pool's own file, or RUNDIR/pool-POOL.img the run creates (size). */
 char *qemu_pool_file(const char *rundir, const struct cb_pool *p);
 

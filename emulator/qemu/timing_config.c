@@ -4,46 +4,16 @@
 #include <string.h>
 
 #include "common/error.h"
-
-#define MIB (1024ull * 1024)
-#define GIB (1024ull * MIB)
-#define ALIGN_UP(x, a) (((x) + (a) - 1) / (a) * (a))
-
-/* q35: RAM below 4 GiB stops at 2 GiB when there is 2.75 GiB or more. */
-static uint64_t above_4g_end(uint64_t ram)
-{
-	uint64_t lowmem = ram >= 0xb0000000ull ? 0x80000000ull : 0xb0000000ull;
-	uint64_t below = ram < lowmem ? ram : lowmem;
-
-	return 4 * GIB + (ram - below);
-}
+#include "memmap.h"
 
 uint64_t timing_window_base(const struct cb_host *h, const struct cb_window *w)
 {
-	/* the host-bridge register block (1 MiB) comes first */
-	uint64_t base = ALIGN_UP(above_4g_end(h->memory) + MIB, 256 * MIB);
-	struct cb_window *o;
-
-	cb_foreach(h->windows, struct cb_window, o)
-		if (o->index < w->index)
-			base += o->size;
-	return base;
+	return qemu_window_base(h, w);
 }
 
 uint64_t timing_region_base(const struct cb_host *h, const struct cb_region *r)
 {
-	uint64_t cursor = timing_window_base(h, r->window);
-	struct cb_region *o;
-
-	cb_foreach(h->regions, struct cb_region, o) {
-		if (o->window != r->window)
-			continue;
-		cursor = ALIGN_UP(cursor, 256 * MIB);
-		if (o == r)
-			return cursor;
-		cursor += o->size;
-	}
-	return cursor;
+	return qemu_region_base(h, r);
 }
 
 static void add_res(GString *s, GHashTable *seen, const char *name,

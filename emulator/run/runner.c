@@ -180,8 +180,8 @@ static bool prepare_dir(struct run *run, GError **error)
 		}
 		close(fd);
 	}
-	/* Device and switch CDAT: the guest's latency/bandwidth view. */
-	return qemu_write_cdat_files(run->topo, NULL, run->dir, error);
+	/* CDAT, SRAT and HMAT: the guest's latency/bandwidth view. */
+	return qemu_write_guest_tables(run->topo, NULL, run->dir, error);
 }
 
 /* The scenario's packages and files: built into a layer, or reused. */

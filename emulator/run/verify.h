@@ -22,7 +22,6 @@ void verify_fill_nodes(struct res_host *rh, const struct cb_host *h,
 JsonObject *verify_guest_region(JsonObject *enumeration, const struct cb_region *reg);
 /* The read latency the guest kernel should report for device @d's path:
  * our CDAT and HMAT figures plus its own per-link term, ns. */
-double verify_expected_read_latency(const struct cb_device *d);
 
 
 #endif

@@ -53,5 +53,8 @@ struct cxl_memdev *region_memdev_by_serial(struct cxl_ctx *ctx,
 json_object *online_region(const char *region, bool devdax,
 			   unsigned long long size, char *err);
 long long node_mem_bytes(int node);
+/* tiers.c: the kernel's memory tiers; the SRAT and HMAT they come from. */
+json_object *tiers_json(void);
+json_object *acpi_numa_tables_json(void);
 
 #endif
