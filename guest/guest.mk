@@ -2,7 +2,8 @@
 # carries it. Guest programs link dynamically against Debian's libcxl,
 # libdaxctl and json-c; the image builder copies those libraries in.
 GUEST_PKGS := libcxl libdaxctl json-c
-GUEST_CFLAGS := $(BASE_CFLAGS) $(CFLAGS) $(shell pkg-config --cflags $(GUEST_PKGS))
+GUEST_CFLAGS := $(BASE_CFLAGS) $(CFLAGS) $(shell pkg-config --cflags $(GUEST_PKGS)) \
+	-Iemulator/timing
 GUEST_LIBS := $(shell pkg-config --libs $(GUEST_PKGS)) -ldl
 GUEST_BIN := $(B)/guest/bin
 
@@ -27,7 +28,8 @@ UNIT_TESTS += $(B)/tests/guest-agent-proto
 
 # The image carries every program in $(GUEST_BIN); other fragments add
 # theirs with a prerequisite line: $(B)/guest/initramfs.cpio.gz: PROGRAM
-GUEST_IMAGE := $(B)/guest/initramfs.cpio.gz $(B)/guest/vmlinuz $(B)/guest/vmlinux
+GUEST_IMAGE := $(B)/guest/initramfs.cpio.gz $(B)/guest/vmlinuz $(B)/guest/vmlinux \
+	$(B)/guest/initramfs.manifest
 $(GUEST_IMAGE) &: guest/image/mkinitramfs.sh guest/image/init guest/image/inittab \
 		$(KERNEL_DEB) $(BUSYBOX) $(GUEST_BIN)/cxlbed-agent
 	sh guest/image/mkinitramfs.sh $(KERNEL_DEB) $(BUSYBOX) $(GUEST_BIN) $(B)/guest

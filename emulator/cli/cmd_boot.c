@@ -1,6 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-/* cxlbed boot TOPOLOGY [--host NAME]: a console on a booted CXL guest. */
+/*
+ * cxlbed boot TOPOLOGY|SCENARIO [--host NAME] [--packages LIST] [--files SPEC]:
+ * a console on a booted CXL guest, with the user's programs in it.
+ */
 #include "commands.h"
+#include "guest_layer.h"
 #include "runner.h"
 
 #include <stdio.h>
@@ -9,14 +13,17 @@ int cmd_boot(int argc, char **argv)
 {
 	g_autofree char *host = NULL;
 	g_autofree char *out = NULL;
+	g_auto(GStrv) packages = NULL;
+	g_auto(GStrv) files = NULL;
 	GOptionEntry entries[] = {
 		{ "host", 'H', 0, G_OPTION_ARG_STRING, &host,
 		  "which host to boot (default: the first)", "NAME" },
 		{ "out", 'o', 0, G_OPTION_ARG_FILENAME, &out,
 		  "run directory, new or empty (default results/RUN_ID)", "DIR" },
+		LAYER_OPTION_ENTRIES(packages, files),
 		{ NULL }
 	};
-	g_autoptr(GOptionContext) ctx = g_option_context_new("TOPOLOGY");
+	g_autoptr(GOptionContext) ctx = g_option_context_new("TOPOLOGY|SCENARIO");
 	g_autoptr(GError) err = NULL;
 	g_autoptr(scenario) scn = NULL;
 	g_autoptr(cb_topology) topo = NULL;
@@ -28,7 +35,9 @@ int cmd_boot(int argc, char **argv)
 		"cxlbed creates the topology's regions through the guest agent and\n"
 		"brings them online, then hands you a shell. `poweroff` (or Ctrl-A X)\n"
 		"ends it; QEMU never outlives the command. --out takes a new or empty\n"
-		"folder, as in `cxlbed run`.\n"
+		"folder, as in `cxlbed run`. A scenario's packages and files come\n"
+		"along; --packages and --files add more. They go into an extra image\n"
+		"layer, cached under " GUEST_LAYER_DIR "/ (docs/guest-image.md).\n"
 		"Exit status: 0 booted with regions online and ended by poweroff, 1 it\n"
 		"did not, 2 bad input, 128+N interrupted by signal N.");
 	g_option_context_add_main_entries(ctx, entries, NULL);
@@ -37,12 +46,16 @@ int cmd_boot(int argc, char **argv)
 		return 2;
 	}
 	if (argc != 2) {
-		fprintf(stderr, "cxlbed boot: give one topology file (see --help)\n");
+		fprintf(stderr, "cxlbed boot: give one topology or scenario file (see --help)\n");
 		return 2;
 	}
 	rc = run_prepare(argv[1], &scn, &topo);
 	if (rc)
 		return rc;
+	if (!guest_layer_add_cli(scn, packages, files, &err)) {
+		fprintf(stderr, "cxlbed boot: %s\n", err->message);
+		return 2;
+	}
 	if (!host)
 		host = g_strdup(((struct cb_host *)g_ptr_array_index(topo->hosts, 0))->id);
 	else if (!topology_find_host(topo, host)) {

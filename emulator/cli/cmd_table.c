@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* cxlbed table TOPOLOGY... [--out DIR]: the latency/bandwidth table. */
 #include "commands.h"
+#include "html.h"
 #include "paths.h"
 #include "run_dir.h"
 #include "runner.h"
@@ -71,8 +72,11 @@ static void name_subdirs(struct table_input *in, guint n, const char *dir)
 	}
 }
 
-static bool write_outputs(const struct table *t, const char *dir)
+static bool write_outputs(const struct table *t, const struct cb_topology *const *topos,
+			  guint n, const char *dir)
 {
+	g_autofree char *html = g_build_filename(dir, "report.html", NULL);
+	g_autofree char *html_text = html_table_report(t, topos, n);
 	g_autofree char *json = g_build_filename(dir, "table.json", NULL);
 	g_autofree char *md = g_build_filename(dir, "table.md", NULL);
 	g_autofree char *svg = g_build_filename(dir, "loaded-latency.svg", NULL);
@@ -82,7 +86,8 @@ static bool write_outputs(const struct table *t, const char *dir)
 
 	if (!table_write_json(t, json, &err) ||
 	    !g_file_set_contents(md, md_text, -1, &err) ||
-	    !g_file_set_contents(svg, svg_text, -1, &err)) {
+	    !g_file_set_contents(svg, svg_text, -1, &err) ||
+	    !g_file_set_contents(html, html_text, -1, &err)) {
 		fprintf(stderr, "cxlbed table: writing %s: %s\n", dir, err->message);
 		return false;
 	}
@@ -114,7 +119,8 @@ int cmd_table(int argc, char **argv)
 		"(cxlbed-chase), bandwidth (cxlbed-stream --mix all) and loaded latency\n"
 		"(cxlbed-loaded, 0 and 1 streamer threads) on every NUMA node of every\n"
 		"host, and write table.md, table.json (schema " TABLE_SCHEMA "),\n"
-		"loaded-latency.svg and one folder of run results per topology.\n"
+		"loaded-latency.svg, report.html (the page to read) and one folder of\n"
+		"run results per topology.\n"
 		"One row per path (topology, host, node); figures are modeled virtual\n"
 		"time (docs/latency-table.md).\n"
 		"Exit status: 0 every run passed, 1 a run failed, 2 bad input.");
@@ -176,7 +182,7 @@ int cmd_table(int argc, char **argv)
 
 	t = table_build((struct run_result *const *)results->pdata, topos, results->len);
 	t->run_id = g_path_get_basename(dir);
-	if (!write_outputs(t, dir) && !rc)
+	if (!write_outputs(t, topos, results->len, dir) && !rc)
 		rc = 1;
 	table_print(t, stdout);
 	for (guint i = 0; i < t->runs->len; i++) {
@@ -186,7 +192,7 @@ int cmd_table(int argc, char **argv)
 			printf("run %s (%s) failed: see %s/report.md\n", r->run_id,
 			       r->topology, r->out_dir);
 	}
-	printf("\nverdict: %s   (%s: table.md, table.json, loaded-latency.svg)\n",
+	printf("\nverdict: %s   (%s: report.html, table.md, table.json, loaded-latency.svg)\n",
 	       rc ? "fail" : "pass", dir);
 	input_free(in, n);
 	return rc;

@@ -12,13 +12,28 @@ int cmd_boot(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_table(int argc, char **argv);
 int cmd_gpu(int argc, char **argv);
+int cmd_layer(int argc, char **argv);
+int cmd_fm(int argc, char **argv);
 int cmd_clean(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
+int cmd_export(int argc, char **argv);
+int cmd_sweep(int argc, char **argv);
 
 /* Load a scenario or topology and check the guest image: 0, or the exit
  * status to return (2 bad input, 1 missing image). cmd_run.c. */
 struct scenario;
 struct cb_topology;
 int run_prepare(const char *path, struct scenario **scn, struct cb_topology **topo);
+
+/* --packages and --files (cxlbed boot, cxlbed layer): guest_layer_add_cli(). */
+#define LAYER_OPTION_ENTRIES(packages, files) \
+	{ "packages", 'p', 0, G_OPTION_ARG_STRING_ARRAY, &(packages), \
+	  "Debian packages to carry into the guest, with their libraries " \
+	  "(e.g. \"sysbench numactl\"; repeatable)", "LIST" }, \
+	{ "files", 'f', 0, G_OPTION_ARG_FILENAME_ARRAY, &(files), \
+	  "a host file or folder to carry (default guest path: /usr/bin/NAME " \
+	  "for an executable, else /root/NAME; repeatable)", "HOSTPATH[:/GUEST/PATH]" }
 
 /* Set by the top level from --verbose before the verb runs. */
 extern int cxlbed_verbose;

@@ -21,7 +21,13 @@ static const struct verb verbs[] = {
 	{ "run", cmd_run, "boot, run a scenario, tear down, write results/RUN_ID/" },
 	{ "boot", cmd_boot, "boot one host to an interactive console, regions online" },
 	{ "table", cmd_table, "latency/bandwidth table and loaded-latency plot of topologies" },
+	{ "sweep", cmd_sweep, "run a scenario over a parameter matrix, here or as a Slurm array" },
+	{ "compare", cmd_compare, "compare two runs or tables; exit 1 on a regression (CI gate)" },
+	{ "export", cmd_export, "write libvirt domain XML that boots a topology's hosts" },
+	{ "report", cmd_report, "write report.html of run and table folders" },
 	{ "gpu", cmd_gpu, "run the tiering runtime on a real GPU (GPU mode)" },
+	{ "layer", cmd_layer, "build or reuse the guest layer of your packages and files" },
+	{ "fm", cmd_fm, "a running run's fabric manager: list, status, bind, unbind" },
 	{ "clean", cmd_clean, "clean up after killed runs (sockets, pid files, shm, QEMU)" },
 };
 
@@ -31,7 +37,7 @@ static void usage(FILE *out)
 		"A CXL fabric testbed: topology files become QEMU CXL machines with\n"
 		"real Linux guests, their CXL memory online, and measured results.\n\nverbs:\n");
 	for (size_t i = 0; i < G_N_ELEMENTS(verbs); i++)
-		fprintf(out, "  %-6s %s\n", verbs[i].name, verbs[i].summary);
+		fprintf(out, "  %-8s %s\n", verbs[i].name, verbs[i].summary);
 	fprintf(out, "\n`cxlbed VERB --help` describes a verb. With no argument, "
 		"`cxlbed run` runs the default scenario\non the default topology "
 		"(one switch, four Type-3 devices). Docs: docs/.\n");

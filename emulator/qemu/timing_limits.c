@@ -24,7 +24,7 @@ static bool add_resource(GHashTable *seen, const char *name,
 				   "model holds %d bandwidth resources (DRAM, "
 				   "bridges, links, media, QoS caps) for a whole "
 				   "run, and '%s' is one more; use fewer hosts "
-				   "or devices, or run without timing",
+				   "or devices, or run with --no-timing",
 				   TM_MAX_RES, name);
 		return false;
 	}
@@ -78,7 +78,7 @@ bool timing_check_limits(const struct cb_topology *t, GError **error)
 			cxlbed_input_error(error, h->src.file, h->src.line,
 					   "host %s is host %u; the timing model "
 					   "takes at most %d hosts in one run: use "
-					   "fewer, or run without timing", h->id,
+					   "fewer, or run with --no-timing", h->id,
 					   h_i_ + 1, TM_MAX_HOSTS);
 			return false;
 		}
@@ -86,7 +86,7 @@ bool timing_check_limits(const struct cb_topology *t, GError **error)
 			cxlbed_input_error(error, h->src.file, h->src.line,
 					   "host %s has %d vCPUs; the timing model "
 					   "takes at most %d per host: lower cpus, "
-					   "or run without timing", h->id, h->cpus,
+					   "or run with --no-timing", h->id, h->cpus,
 					   TM_MAX_VCPUS);
 			return false;
 		}

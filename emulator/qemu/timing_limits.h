@@ -4,8 +4,8 @@
  * segment holds TM_MAX_HOSTS hosts of at most TM_MAX_VCPUS vCPUs and
  * TM_MAX_RES bandwidth resources for the whole run; a target crosses at
  * most MF_MAX_PATH resources, each named in fewer than MF_NAME bytes.
- * Checked whenever a run would load the plugin (plan --timing, run with
- * timing, table), before anything starts.
+ * Checked whenever a run would load the plugin (plan and run unless
+ * --no-timing or timing = off, table), before anything starts.
  */
 #ifndef CXLBED_QEMU_TIMING_LIMITS_H
 #define CXLBED_QEMU_TIMING_LIMITS_H

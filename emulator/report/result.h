@@ -75,6 +75,8 @@ struct run_result {
 	GPtrArray *hosts;	/* struct res_host * */
 	GPtrArray *workloads;	/* struct res_workload * */
 	GPtrArray *faults;	/* JsonObject * (fault injection, later) */
+	JsonObject *pool;	/* the fabric manager's record, or NULL
+				 * (docs/pooling.md; pool_report.c) */
 	GPtrArray *checks;	/* struct res_check * */
 };
 

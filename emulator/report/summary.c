@@ -136,6 +136,14 @@ JsonNode *result_to_json(const struct run_result *r)
 	}
 	json_builder_end_array(b);
 
+	if (r->pool) {
+		JsonNode *p = json_node_new(JSON_NODE_OBJECT);
+
+		json_node_set_object(p, r->pool);
+		json_builder_set_member_name(b, "pool");
+		json_builder_add_value(b, p);
+	}
+
 	json_builder_set_member_name(b, "checks");
 	json_builder_begin_array(b);
 	for (guint i = 0; i < r->checks->len; i++) {

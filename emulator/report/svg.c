@@ -3,19 +3,46 @@
 #include "svg.h"
 
 #include <math.h>
+#include <string.h>
 
-#define W 900
-#define H 560
+/* The plot area's frame; the legend goes below it and the document grows
+ * to hold it, so no label is ever cut off. */
+#define W 900		/* at least: wider when a legend entry needs it */
+#define PLOT_H 560	/* title, plot area and x axis label */
 #define LEFT 80		/* room for y tick labels and the y axis label */
-#define RIGHT 300	/* the legend */
+#define RIGHT 30
 #define TOP 60
 #define BOTTOM 60
+#define LEGEND_ROW 20
+#define LEGEND_PAD 10
 
-/* Colour-blind friendly palette (Okabe-Ito), cycled. */
+/*
+ * Colour-blind friendly palette (Okabe-Ito, its yellow left out: too pale
+ * on white) and five marker shapes. Series i gets colour i mod 7 and
+ * marker i mod 5: 7 and 5 share no factor, so the first 35 series each
+ * have their own pair; past 7 the line is dashed as well.
+ */
 static const char *const colours[] = {
 	"#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9",
-	"#000000", "#F0E442",
+	"#000000",
 };
+enum marker { M_CIRCLE, M_SQUARE, M_TRIANGLE, M_DIAMOND, M_DOWN, M_COUNT };
+static const char *const dashes[] = { NULL, "6 3", "2 2" };
+
+struct style {
+	const char *colour;
+	enum marker marker;
+	const char *dash;
+};
+
+static struct style series_style(guint i)
+{
+	return (struct style){
+		colours[i % G_N_ELEMENTS(colours)],
+		(enum marker)(i % M_COUNT),
+		dashes[(i / G_N_ELEMENTS(colours)) % G_N_ELEMENTS(dashes)],
+	};
+}
 
 char *svg_escape(const char *s)
 {
@@ -45,8 +72,40 @@ double svg_tick_step(double span, int want)
 	return (f < 1.5 ? 1 : f < 3.5 ? 2 : f < 7.5 ? 5 : 10) * mag;
 }
 
+/*
+ * Advance width of @str at @px pixels in DejaVu Sans (the sans-serif of a
+ * Debian desktop and of headless Chromium there), rounded up per class of
+ * glyph so that an estimate never falls short of what a browser draws.
+ */
+double svg_text_width(const char *str, double px)
+{
+	double em = 0;
+
+	for (const unsigned char *c = (const unsigned char *)str; c && *c; c++) {
+		if ((*c & 0xc0) == 0x80)
+			continue;	/* UTF-8 continuation byte */
+		if (strchr("iljtf.,:;'|!()[]{} ", *c))
+			em += 0.40;
+		else if (strchr("mwMW@%", *c))
+			em += 1.02;
+		else if (g_ascii_isupper(*c) || strchr("&#~", *c))
+			em += 0.80;
+		else
+			em += 0.66;
+	}
+	return em * px;
+}
+
 struct axis {
 	double lo, hi, step;
+};
+
+/* Where things go: the plot frame, then the legend under it. */
+struct layout {
+	int w, h;		/* the whole document */
+	int legend_top;		/* first legend row's top */
+	int cols;		/* legend columns */
+	double col_w;		/* one legend column */
 };
 
 /* From 0 (both quantities are >= 0) to a round value above the data. */
@@ -59,14 +118,14 @@ static struct axis make_axis(double max)
 	return a;
 }
 
-static double px(const struct axis *a, double v)
+static double px(const struct layout *l, const struct axis *a, double v)
 {
-	return LEFT + (v - a->lo) / (a->hi - a->lo) * (W - LEFT - RIGHT);
+	return LEFT + (v - a->lo) / (a->hi - a->lo) * (l->w - LEFT - RIGHT);
 }
 
 static double py(const struct axis *a, double v)
 {
-	return H - BOTTOM - (v - a->lo) / (a->hi - a->lo) * (H - TOP - BOTTOM);
+	return PLOT_H - BOTTOM - (v - a->lo) / (a->hi - a->lo) * (PLOT_H - TOP - BOTTOM);
 }
 
 static void text(GString *s, double x, double y, const char *anchor,
@@ -78,22 +137,23 @@ static void text(GString *s, double x, double y, const char *anchor,
 			       x, y, anchor, extra ? extra : "", e);
 }
 
-static void draw_axes(GString *s, const struct svg_plot *p,
+static void draw_axes(GString *s, const struct svg_plot *p, const struct layout *l,
 		      const struct axis *ax, const struct axis *ay)
 {
+	const int right = l->w - RIGHT, base = PLOT_H - BOTTOM;
 	char buf[64];
 
 	g_string_append(s, "<g font-size=\"12\" fill=\"#000\">\n");
 	/* Half a step of slack so that rounding never drops the last tick. */
 	for (double v = ax->lo; v <= ax->hi + ax->step / 2; v += ax->step) {
-		double x = px(ax, v);
+		double x = px(l, ax, v);
 
 		g_string_append_printf(s, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" "
-				       "stroke=\"#000\"/>\n", x, H - BOTTOM, x, H - BOTTOM + 5);
+				       "stroke=\"#000\"/>\n", x, base, x, base + 5);
 		g_string_append_printf(s, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" "
-				       "stroke=\"#ddd\"/>\n", x, H - BOTTOM, x, TOP);
+				       "stroke=\"#ddd\"/>\n", x, base, x, TOP);
 		g_snprintf(buf, sizeof(buf), "%g", v);
-		text(s, x, H - BOTTOM + 19, "middle", NULL, buf);
+		text(s, x, base + 19, "middle", NULL, buf);
 	}
 	for (double v = ay->lo; v <= ay->hi + ay->step / 2; v += ay->step) {
 		double y = py(ay, v);
@@ -101,7 +161,7 @@ static void draw_axes(GString *s, const struct svg_plot *p,
 		g_string_append_printf(s, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" "
 				       "stroke=\"#000\"/>\n", LEFT - 5, y, LEFT, y);
 		g_string_append_printf(s, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" "
-				       "stroke=\"#ddd\"/>\n", LEFT, y, W - RIGHT, y);
+				       "stroke=\"#ddd\"/>\n", LEFT, y, right, y);
 		g_snprintf(buf, sizeof(buf), "%g", v);
 		text(s, LEFT - 8, y + 4, "end", NULL, buf);
 	}
@@ -110,36 +170,128 @@ static void draw_axes(GString *s, const struct svg_plot *p,
 	g_string_append_printf(s, "<g stroke=\"#000\" stroke-width=\"1\">\n"
 			       "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/>\n"
 			       "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/>\n</g>\n",
-			       LEFT, H - BOTTOM, W - RIGHT, H - BOTTOM,
-			       LEFT, H - BOTTOM, LEFT, TOP);
-	text(s, (LEFT + W - RIGHT) / 2.0, H - 15, "middle", " font-size=\"14\"",
+			       LEFT, base, right, base, LEFT, base, LEFT, TOP);
+	text(s, (LEFT + right) / 2.0, PLOT_H - 15, "middle", " font-size=\"14\"",
 	     p->x_label ? p->x_label : "");
 	{
 		g_autofree char *rot = g_strdup_printf(" font-size=\"14\" transform=\"rotate(-90 %d %d)\"",
-						       20, (TOP + H - BOTTOM) / 2);
+						       20, (TOP + base) / 2);
 
-		text(s, 20, (TOP + H - BOTTOM) / 2.0, "middle", rot,
+		text(s, 20, (TOP + base) / 2.0, "middle", rot,
 		     p->y_label ? p->y_label : "");
 	}
 }
 
-static void draw_series(GString *s, const struct svg_series *se, const char *colour,
-			const struct axis *ax, const struct axis *ay)
+/* One point's marker, about 8 px across, centred on (x, y). */
+static void draw_marker(GString *s, enum marker m, double x, double y,
+			const char *colour)
 {
-	g_string_append_printf(s, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\" points=\"",
-			       colour);
+	switch (m) {
+	case M_CIRCLE:
+		g_string_append_printf(s, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"%s\"/>\n",
+				       x, y, colour);
+		break;
+	case M_SQUARE:
+		g_string_append_printf(s, "<rect x=\"%.1f\" y=\"%.1f\" width=\"7\" height=\"7\" "
+				       "fill=\"%s\"/>\n", x - 3.5, y - 3.5, colour);
+		break;
+	case M_TRIANGLE:
+		g_string_append_printf(s, "<polygon points=\"%.1f,%.1f %.1f,%.1f %.1f,%.1f\" "
+				       "fill=\"%s\"/>\n", x, y - 5, x + 4.5, y + 3.5,
+				       x - 4.5, y + 3.5, colour);
+		break;
+	case M_DIAMOND:
+		g_string_append_printf(s, "<polygon points=\"%.1f,%.1f %.1f,%.1f %.1f,%.1f %.1f,%.1f\" "
+				       "fill=\"%s\"/>\n", x, y - 5, x + 5, y, x, y + 5,
+				       x - 5, y, colour);
+		break;
+	default:
+		g_string_append_printf(s, "<polygon points=\"%.1f,%.1f %.1f,%.1f %.1f,%.1f\" "
+				       "fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\"/>\n",
+				       x, y + 5, x + 4.5, y - 3.5, x - 4.5, y - 3.5, colour);
+	}
+}
+
+static void dash_attr(GString *s, const struct style *st)
+{
+	if (st->dash)
+		g_string_append_printf(s, " stroke-dasharray=\"%s\"", st->dash);
+}
+
+static void draw_series(GString *s, const struct svg_series *se, const struct style *st,
+			const struct layout *l, const struct axis *ax,
+			const struct axis *ay)
+{
+	g_string_append_printf(s, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\"",
+			       st->colour);
+	dash_attr(s, st);
+	g_string_append(s, " points=\"");
 	for (guint i = 0; i < se->n; i++)
 		g_string_append_printf(s, "%s%.1f,%.1f", i ? " " : "",
-				       px(ax, se->x[i]), py(ay, se->y[i]));
+				       px(l, ax, se->x[i]), py(ay, se->y[i]));
 	g_string_append(s, "\"/>\n");
 	for (guint i = 0; i < se->n; i++)
-		g_string_append_printf(s, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"/>\n",
-				       px(ax, se->x[i]), py(ay, se->y[i]), colour);
+		draw_marker(s, st->marker, px(l, ax, se->x[i]), py(ay, se->y[i]),
+			    st->colour);
+}
+
+/* A legend entry: a line sample with the series' marker, then its label. */
+#define SWATCH 34
+#define SWATCH_GAP 8
+#define COL_GAP 24
+
+static struct layout make_layout(const struct svg_plot *p)
+{
+	struct layout l = { .w = W, .cols = 1 };
+	double widest = 0;
+	int rows;
+
+	for (guint i = 0; i < p->nseries; i++)
+		widest = MAX(widest, svg_text_width(p->series[i].label, 12));
+	l.col_w = SWATCH + SWATCH_GAP + widest + COL_GAP;
+	/* A label wider than the plot widens the document, never overflows it. */
+	if (l.col_w > l.w - LEFT - RIGHT)
+		l.w = (int)ceil(l.col_w) + LEFT + RIGHT;
+	l.cols = MAX(1, (int)((l.w - LEFT - RIGHT) / l.col_w));
+	rows = p->nseries ? ((int)p->nseries + l.cols - 1) / l.cols : 0;
+	l.legend_top = PLOT_H;
+	l.h = PLOT_H + (rows ? rows * LEGEND_ROW + 2 * LEGEND_PAD : 0);
+	return l;
+}
+
+static void draw_legend(GString *s, const struct svg_plot *p, const struct layout *l)
+{
+	int rows = ((int)p->nseries + l->cols - 1) / l->cols;
+
+	if (!p->nseries)
+		return;
+	/* Column-major, so that the order reads down each column. */
+	g_string_append_printf(s, "<g class=\"legend\" font-size=\"12\">\n"
+			       "<rect x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"%d\" "
+			       "fill=\"none\" stroke=\"#ccc\"/>\n", LEFT - 6, l->legend_top,
+			       l->cols * l->col_w - COL_GAP + 12,
+			       rows * LEGEND_ROW + LEGEND_PAD);
+	for (guint i = 0; i < p->nseries; i++) {
+		struct style st = series_style(i);
+		double x = LEFT + (i / rows) * l->col_w;
+		double y = l->legend_top + LEGEND_PAD + (i % rows) * LEGEND_ROW + 4;
+
+		g_string_append_printf(s, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+				       "stroke=\"%s\" stroke-width=\"2\"", x, y, x + SWATCH, y,
+				       st.colour);
+		dash_attr(s, &st);
+		g_string_append(s, "/>\n");
+		draw_marker(s, st.marker, x + SWATCH / 2.0, y, st.colour);
+		text(s, x + SWATCH + SWATCH_GAP, y + 4, "start", NULL,
+		     p->series[i].label ? p->series[i].label : "");
+	}
+	g_string_append(s, "</g>\n");
 }
 
 char *svg_line_plot(const struct svg_plot *p)
 {
 	GString *s = g_string_new(NULL);
+	struct layout l = make_layout(p);
 	double xmax = 0, ymax = 0;
 	struct axis ax, ay;
 
@@ -152,34 +304,32 @@ char *svg_line_plot(const struct svg_plot *p)
 	ay = make_axis(ymax);
 
 	g_string_append_printf(s, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-			       "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
-			       "height=\"%d\" viewBox=\"0 0 %d %d\" "
-			       "font-family=\"sans-serif\">\n"
+			       "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"cxlbed-plot\" "
+			       "width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
+			       "font-family=\"DejaVu Sans, sans-serif\">\n"
 			       "<rect width=\"100%%\" height=\"100%%\" fill=\"#fff\"/>\n",
-			       W, H, W, H);
-	text(s, W / 2.0, 24, "middle", " font-size=\"16\" font-weight=\"bold\"",
+			       l.w, l.h, l.w, l.h);
+	text(s, l.w / 2.0, 24, "middle", " font-size=\"16\" font-weight=\"bold\"",
 	     p->title ? p->title : "");
 	if (p->subtitle)
-		text(s, W / 2.0, 44, "middle", " font-size=\"12\" fill=\"#444\"", p->subtitle);
-	draw_axes(s, p, &ax, &ay);
+		text(s, l.w / 2.0, 44, "middle", " font-size=\"12\" fill=\"#444\"", p->subtitle);
+	draw_axes(s, p, &l, &ax, &ay);
 
 	g_string_append(s, "<g>\n");
-	for (guint i = 0; i < p->nseries; i++)
-		draw_series(s, &p->series[i], colours[i % G_N_ELEMENTS(colours)], &ax, &ay);
-	g_string_append(s, "</g>\n");
-
-	/* Legend: a swatch and the label per series, right of the plot. */
-	g_string_append(s, "<g font-size=\"12\">\n");
 	for (guint i = 0; i < p->nseries; i++) {
-		double y = TOP + 10 + i * 20;
-		const char *c = colours[i % G_N_ELEMENTS(colours)];
+		struct style st = series_style(i);
 
-		g_string_append_printf(s, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" "
-				       "stroke=\"%s\" stroke-width=\"3\"/>\n",
-				       W - RIGHT + 15, y, W - RIGHT + 40, y, c);
-		text(s, W - RIGHT + 46, y + 4, "start", NULL,
-		     p->series[i].label ? p->series[i].label : "");
+		draw_series(s, &p->series[i], &st, &l, &ax, &ay);
 	}
-	g_string_append(s, "</g>\n</svg>\n");
+	g_string_append(s, "</g>\n");
+	draw_legend(s, p, &l);
+	g_string_append(s, "</svg>\n");
 	return g_string_free(s, FALSE);
+}
+
+const char *svg_element(const char *doc)
+{
+	const char *svg = doc ? strstr(doc, "<svg") : NULL;
+
+	return svg ? svg : "";
 }

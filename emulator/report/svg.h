@@ -2,7 +2,8 @@
 /*
  * A line plot as a standalone SVG document, written by hand: axes with
  * ticks and labels, one polyline (with point markers) per series, a
- * legend. No external tools.
+ * legend under the plot that the document grows to hold: each series has
+ * its own colour and marker pair. No external tools.
  */
 #ifndef CXLBED_SVG_H
 #define CXLBED_SVG_H
@@ -28,6 +29,13 @@ char *svg_line_plot(const struct svg_plot *p);
 
 /* Round tick step (1, 2 or 5 x 10^k) giving about @want ticks over span. */
 double svg_tick_step(double span, int want);
+
+/* The document without its XML declaration: the <svg> element, for
+ * putting inline into an HTML page. Points into @doc. */
+const char *svg_element(const char *doc);
+
+/* Estimated width in pixels of @s in DejaVu Sans at @px (never short). */
+double svg_text_width(const char *s, double px);
 
 /* @s with &, <, >, " escaped for XML text and attributes; caller frees. */
 char *svg_escape(const char *s);

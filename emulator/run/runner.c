@@ -1,12 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 #include "runner.h"
 #include "agent.h"
+#include "command_workload.h"
+#include "guest_layer.h"
 #include "data_check.h"
+#include "fm.h"
 #include "pool_check.h"
 #include "timing_run.h"
 #include "argv.h"
 #include "error.h"
 #include "figures.h"
+#include "html.h"
 #include "paths.h"
 #include "process.h"
 #include "progress.h"
@@ -19,6 +23,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -52,6 +57,8 @@ struct run {
 	bool dir_created;	/* by this run (undone if the start fails) */
 	GPtrArray *hosts;	/* struct host_run * */
 	gint64 deadline;	/* whole-run timeout */
+	char *initrd;		/* base image + the scenario's layer, or NULL */
+	struct fm *fm;		/* the fabric manager, when the topology lends */
 };
 
 static gint64 deadline_in(const struct run *run, int seconds)
@@ -106,7 +113,9 @@ static int claim_run(struct run *run)
 	int refused = run->opts->out_dir ? 2 : 1;
 
 	cb_foreach(run->topo->hosts, const struct cb_host, h) {
-		g_autofree char *sock = qemu_agent_socket(run->dir, h);
+		/* the longest socket name: the fabric manager's agent port */
+		g_autofree char *sock = qemu_host_has_fm(run->topo, h) ?
+			qemu_fm_agent_socket(run->dir, h) : qemu_agent_socket(run->dir, h);
 
 		if (strlen(sock) >= sizeof(((struct sockaddr_un *)0)->sun_path)) {
 			fprintf(stderr, "cxlbed: %s: socket path too long for a UNIX "
@@ -171,8 +180,19 @@ static bool prepare_dir(struct run *run, GError **error)
 		}
 		close(fd);
 	}
-	/* Device and switch CDAT: the guest's latency/bandwidth view. */
-	return qemu_write_cdat_files(run->topo, NULL, run->dir, error);
+	/* CDAT, SRAT and HMAT: the guest's latency/bandwidth view. */
+	return qemu_write_guest_tables(run->topo, NULL, run->dir, error);
+}
+
+/* The scenario's packages and files: built into a layer, or reused. */
+static bool prepare_layer(struct run *run, GError **error)
+{
+	bool built;
+
+	if (!guest_layer_wanted(run->scn))
+		return true;
+	run->initrd = guest_layer_prepare(run->scn, &built, error);
+	return run->initrd != NULL;
 }
 
 /*
@@ -202,6 +222,8 @@ static bool start_host(struct run *run, struct host_run *hr, GError **error)
 
 	qemu_opts_for_run(&qo, run->dir);
 	qo.interactive = run->opts->interactive;
+	if (run->initrd)
+		qo.initrd = run->initrd;
 	if (run->opts->timing) {
 		plugin = timing_run_prepare(run->topo, hr->h, run->dir, run->res->run_id,
 					    arming_hosts(run), error);
@@ -433,37 +455,133 @@ struct pending {
 	guint id;		/* agent request id; 0: not sent */
 	guint first_roi;
 	gint64 t0;
+	char *command;		/* a command workload's expanded command line */
+	GString *log;		/* its log file: setup, command, cleanup */
 };
 
-/* "{dax}": the host's devdax view of its first devdax region. */
-static char *expand_arg(const struct host_run *hr, const char *arg)
+/* The host's dax device for its first devdax region, or NULL. */
+static const char *first_dax(const struct host_run *hr)
 {
 	const struct cb_region *reg;
 
-	if (!strstr(arg, "{dax}"))
-		return g_strdup(arg);
 	cb_foreach(hr->h->regions, const struct cb_region, reg) {
 		JsonObject *gr = reg->mode == CB_REGION_DEVDAX ?
 			verify_guest_region(hr->res->enumeration, reg) : NULL;
 		const char *dax = gr ? json_object_get_string_member_with_default(gr, "dax", NULL) : NULL;
-		g_auto(GStrv) parts = NULL;
 
-		if (!dax)
-			continue;
-		parts = g_strsplit(arg, "{dax}", -1);
-		return g_strjoinv(dax, parts);
+		if (dax)
+			return dax;
 	}
-	return g_strdup(arg);	/* no devdax region: the program will say so */
+	return NULL;
+}
+
+/* {dax}, {node}, {local-node}, {cxl-node} of invocation @p (command_workload.h). */
+static char *expand_for(const struct pending *p, const char *text, GError **error)
+{
+	struct cmd_place place = {
+		.host = p->hr->res, .node = p->node,
+		.dax = p->dax ? p->dax->dax : first_dax(p->hr),
+	};
+
+	return workload_expand(text, &place, error);
+}
+
+static char *expand_arg(const struct pending *p, const char *arg)
+{
+	char *v = expand_for(p, arg, NULL);
+
+	return v ? v : g_strdup(arg);	/* no such place: the program will say so */
+}
+
+/* RUN/workload-HOST-ID[-nodeN|-REGION].log: what a command printed. */
+static char *workload_log(const struct run *run, const struct pending *p)
+{
+	g_autofree char *where = p->node >= 0 ? g_strdup_printf("-node%d", p->node) :
+		p->dax ? g_strdup_printf("-%s", p->dax->region) : g_strdup("");
+
+	return g_strdup_printf("%s/workload-%s-%s%s.log", run->dir, p->hr->h->id,
+			       p->w->id, where);
+}
+
+/* Send the agent its `run`; the plugin's ROIs from here on are this run's. */
+static void send_run(struct run *run, struct pending *p, JsonObject *args)
+{
+	g_autoptr(GError) err = NULL;
+
+	/* a phase starts: scenario events waiting for it fire now */
+	fm_phase(run->fm, p->w->id);
+	if (p->hr->timing_report)
+		p->first_roi = timing_report_roi_count(p->hr->timing_report);
+	p->t0 = g_get_monotonic_time();
+	p->id = agent_send(p->hr->agent, "run", args, &err);
+	if (!p->id)
+		p->rw->error = g_strdup(err->message);
+}
+
+/* A setup or cleanup step: run to its end, outside any ROI; into the log. */
+static JsonObject *command_step(struct run *run, struct pending *p, const char *label,
+				const char *text, GError **error)
+{
+	g_autoptr(JsonObject) args = json_object_new();
+	g_autofree char *cmd = expand_for(p, text, error);
+	g_autofree char *log = NULL;
+	JsonObject *res;
+
+	if (!cmd)
+		return NULL;
+	json_object_set_string_member(args, "command", cmd);
+	json_object_set_int_member(args, "timeout_s", p->w->timeout_s);
+	res = agent_call(p->hr->agent, "run", args,
+			 deadline_in(run, p->w->timeout_s + 30), error);
+	log = command_log_text(label, cmd, res);
+	g_string_append(p->log, log);
+	if (res && json_object_get_int_member_with_default(res, "exit", -1)) {
+		g_set_error(error, CXLBED_ERROR, CXLBED_ERROR_RUN, "%sexit %" G_GINT64_FORMAT,
+			    label, json_object_get_int_member(res, "exit"));
+		g_clear_pointer(&res, json_object_unref);
+	}
+	return res;
+}
+
+/* A command: setup first, then the agent runs it through /bin/sh -c as one ROI. */
+static void start_command(struct run *run, struct pending *p)
+{
+	g_autoptr(JsonObject) args = json_object_new();
+	g_autoptr(JsonObject) setup = NULL;
+	g_autoptr(GError) err = NULL;
+
+	p->log = g_string_new(NULL);
+	p->rw = result_add_workload(run->res, p->hr->h->id, p->w->id, "command", p->node);
+	if (p->dax)
+		p->rw->region = g_strdup(p->dax->region);
+	if (p->w->setup && !(setup = command_step(run, p, "setup: ", p->w->setup, &err))) {
+		p->rw->error = g_strdup_printf("setup: %s", err->message);
+		return;
+	}
+	p->command = expand_for(p, p->w->command, &err);
+	if (!p->command) {
+		p->rw->error = g_strdup(err->message);
+		return;
+	}
+	json_object_set_string_member(args, "command", p->command);
+	json_object_set_boolean_member(args, "roi", TRUE);
+	json_object_set_int_member(args, "timeout_s", p->w->timeout_s);
+	send_run(run, p, args);
 }
 
 static void start_one(struct run *run, struct pending *p)
 {
-	g_autoptr(JsonObject) args = json_object_new();
-	g_autoptr(GError) err = NULL;
-	JsonArray *argv = json_array_new();
+	g_autoptr(JsonObject) args = NULL;
+	JsonArray *argv;
 
+	if (p->w->command) {
+		start_command(run, p);
+		return;
+	}
+	args = json_object_new();
+	argv = json_array_new();
 	for (char **a = p->w->args; a && *a; a++) {
-		g_autofree char *arg = **a ? expand_arg(p->hr, *a) : NULL;
+		g_autofree char *arg = **a ? expand_arg(p, *a) : NULL;
 
 		if (arg)
 			json_array_add_string_element(argv, arg);
@@ -491,12 +609,65 @@ static void start_one(struct run *run, struct pending *p)
 				    p->node);
 	if (p->dax)
 		p->rw->region = g_strdup(p->dax->region);
-	if (p->hr->timing_report)
-		p->first_roi = timing_report_roi_count(p->hr->timing_report);
-	p->t0 = g_get_monotonic_time();
-	p->id = agent_send(p->hr->agent, "run", args, &err);
-	if (!p->id)
-		p->rw->error = g_strdup(err->message);
+	send_run(run, p, args);
+}
+
+static bool host_usable(const struct host_run *hr)
+{
+	return !hr->failed && hr->agent && !qemu_proc_interrupted();
+}
+
+/*
+ * A command's reply (NULL: it did not start): its output object, the
+ * modeled time of its ROI, with clock-check its own throughput against
+ * the modeled; then cleanup, and the log of every step.
+ */
+static void finish_command(struct run *run, struct pending *p, JsonObject *res,
+			   const char *check)
+{
+	struct host_run *hr = p->hr;
+	struct res_workload *rw = p->rw;
+	g_autofree char *log = workload_log(run, p);
+	g_autofree char *log_name = g_path_get_basename(log);
+	g_autofree char *line = NULL;
+	g_autofree char *clock = g_strdup_printf("clock:%s", check + strlen("workload:"));
+	g_autoptr(GError) err = NULL;
+	g_autoptr(JsonObject) done = NULL;
+	gint64 status = res ? json_object_get_int_member_with_default(res, "exit", -1) : -1;
+	double agree = -1;
+
+	if (res) {
+		g_autofree char *text = command_log_text("", p->command, res);
+
+		g_string_append(p->log, text);
+		rw->output = command_output(res, p->command, log_name);
+		rw->ok = status == 0;
+		if (!rw->ok)
+			rw->error = g_strdup_printf("exit %" G_GINT64_FORMAT ": see %s",
+						    status, log_name);
+		else if (hr->timing_report &&
+			 !timing_merge(rw->output, hr->timing_report, p->first_roi, &err)) {
+			rw->ok = false;
+			rw->error = g_strdup_printf("timing model: %s", err->message);
+		} else {
+			agree = command_add_modeled(rw->output);
+		}
+	}
+	if (p->w->cleanup && host_usable(hr) &&
+	    !(done = command_step(run, p, "cleanup: ", p->w->cleanup, &err)))
+		progress(hr->h->id, p->w->id, "cleanup: %s (see %s)", err->message, log_name);
+	g_file_set_contents(log, p->log->str, -1, NULL);
+	g_string_free(g_steal_pointer(&p->log), TRUE);
+	line = rw->output ? command_summary(rw->output) : g_strdup(rw->error);
+	result_check(run->res, check, rw->ok, "%s", rw->ok ? line : rw->error);
+	if (p->w->clock_check)
+		result_check(run->res, clock, agree > 0 && fabs(agree - 1) <= 0.05,
+			     "throughput by the program's clock / over the modeled ROI "
+			     "time: %.3f (want 0.95 - 1.05)%s", agree,
+			     hr->timing_report ? "" : "; no timing model: run with --timing");
+	progress(hr->h->id, p->w->id, "%s: %s (%.1f s)", check + strlen("workload:"),
+		 line, rw->wall_s);
+	g_clear_pointer(&p->command, g_free);
 }
 
 static void finish_one(struct run *run, struct pending *p)
@@ -512,6 +683,10 @@ static void finish_one(struct run *run, struct pending *p)
 		g_strdup_printf("workload:%s:%s", p->w->id, hr->h->id);
 	char where[64];
 
+	if (p->w->command && !p->id) {	/* setup failed, or a placeholder had no value */
+		finish_command(run, p, NULL, check);
+		return;
+	}
 	if (p->id)
 		res = agent_wait(hr->agent, "run", p->id,
 				 deadline_in(run, p->w->timeout_s + 30), &err);
@@ -523,6 +698,13 @@ static void finish_one(struct run *run, struct pending *p)
 		g_free(rw->error);
 		rw->error = g_strdup(err->message);
 		host_fail(run, hr, check, err);
+		g_clear_pointer(&p->command, g_free);
+		if (p->log)
+			g_string_free(g_steal_pointer(&p->log), TRUE);
+		return;
+	}
+	if (p->w->command) {
+		finish_command(run, p, res, check);
 		return;
 	}
 	gint64 status = json_object_get_int_member_with_default(res, "exit", -1);
@@ -551,11 +733,6 @@ static void finish_one(struct run *run, struct pending *p)
 		progress(hr->h->id, p->w->id, "%s: %s (%.1f s)", where,
 			 line ? line : rw->error, rw->wall_s);
 	}
-}
-
-static bool host_usable(const struct host_run *hr)
-{
-	return !hr->failed && hr->agent && !qemu_proc_interrupted();
 }
 
 static void run_one(struct run *run, struct pending *p)
@@ -609,6 +786,8 @@ static void run_workloads(struct run *run)
 					run_one(run, &(struct pending){
 						.hr = hr, .w = w, .node = n->node });
 			}
+			if (w->command && w->per_node)
+				command_compare_nodes(run->res, hr->h->id, w->id);
 		}
 	}
 }
@@ -636,6 +815,31 @@ static void check_shared_pools(struct run *run)
 		if (g_str_has_prefix(c->name, "pool:"))
 			progress(NULL, c->pass ? "pool" : "FAILED", "%s: %s", c->name, c->detail);
 	}
+}
+
+/*
+ * The fabric manager, when the topology has a lending pool: its own
+ * channels to every host it may lend to, then its start events, before
+ * the workloads (docs/pooling.md).
+ */
+static void start_fm(struct run *run)
+{
+	g_autoptr(GError) err = NULL;
+	struct host_run *hr;
+
+	run->fm = fm_new(run->topo, run->scn, run->dir);
+	if (!run->fm)
+		return;
+	cb_foreach(run->hosts, struct host_run, hr) {
+		if (hr->failed || !qemu_host_has_fm(run->topo, hr->h))
+			continue;
+		g_clear_error(&err);
+		if (!fm_connect_host(run->fm, hr->h, deadline_in(run, 60), &err))
+			host_fail(run, hr, "fm", err);
+	}
+	g_clear_error(&err);
+	if (!fm_start(run->fm, &err))
+		result_check(run->res, "fm:start", false, "%s", err->message);
 }
 
 /* QEMU should still be alive until we stop it; note and check how it ended. */
@@ -679,10 +883,14 @@ static void teardown(struct run *run)
 		g_autofree char *q = qemu_qmp_socket(run->dir, hr->h);
 		g_autofree char *a = qemu_agent_socket(run->dir, hr->h);
 		g_autofree char *pid = qemu_pidfile(run->dir, hr->h);
+		g_autofree char *fq = qemu_fm_qmp_socket(run->dir, hr->h);
+		g_autofree char *fa = qemu_fm_agent_socket(run->dir, hr->h);
 
 		unlink(q);
 		unlink(a);
 		unlink(pid);
+		unlink(fq);
+		unlink(fa);
 	}
 }
 
@@ -730,9 +938,9 @@ int runner_run(const struct scenario *s, const struct cb_topology *t,
 		 t->file, s->name, run.dir);
 	data_check_warn(t);
 	run_state_stage(run.state, "preparing", NULL);
-	if (!prepare_dir(&run, &err)) {
+	if (!prepare_dir(&run, &err) || !prepare_layer(&run, &err)) {
 		progress(NULL, "FAILED", "%s", err->message);
-		release_run(&run, "fail: could not prepare the run folder");
+		release_run(&run, "fail: could not prepare the run folder or the guest layer");
 		g_ptr_array_unref(run.hosts);
 		g_free(run.dir);
 		return 1;
@@ -780,7 +988,10 @@ int runner_run(const struct scenario *s, const struct cb_topology *t,
 			}
 	} else {
 		check_shared_pools(&run);
+		start_fm(&run);
 		run_workloads(&run);
+		fm_stop(run.fm, res);
+		g_clear_pointer(&run.fm, fm_free);
 	}
 
 	if (qemu_proc_interrupted()) {
@@ -795,10 +1006,12 @@ int runner_run(const struct scenario *s, const struct cb_topology *t,
 	{
 		g_autofree char *summary = g_build_filename(run.dir, "summary.json", NULL);
 		g_autofree char *report = g_build_filename(run.dir, "report.md", NULL);
+		g_autofree char *html = g_build_filename(run.dir, "report.html", NULL);
 		g_autoptr(GError) werr = NULL;
 
 		if (!result_write_summary(res, summary, &werr) ||
-		    !result_write_report(res, report, &werr))
+		    !result_write_report(res, report, &werr) ||
+		    !result_write_html(res, t, html, &werr))
 			progress(NULL, "FAILED", "writing results: %s", werr->message);
 	}
 	if (!o->interactive && !o->quiet)
@@ -812,6 +1025,7 @@ int runner_run(const struct scenario *s, const struct cb_topology *t,
 	}
 	g_ptr_array_unref(run.hosts);
 	g_free(run.dir);
+	g_free(run.initrd);
 	rc = qemu_proc_interrupted() ? 128 + qemu_proc_interrupted() :
 		result_passed(res) ? 0 : 1;
 	if (result_out)

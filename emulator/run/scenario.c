@@ -6,9 +6,6 @@
 #include <limits.h>
 #include <string.h>
 
-/* Seconds: a day for a boot or one workload, a week for a whole run. */
-#define SCN_MAX_STEP_S (24 * 3600)
-#define SCN_MAX_RUN_S (7 * 24 * 3600)
 
 static void workload_free(gpointer p)
 {
@@ -17,6 +14,9 @@ static void workload_free(gpointer p)
 	g_free(w->id);
 	g_free(w->program);
 	g_strfreev(w->args);
+	g_free(w->command);
+	g_free(w->setup);
+	g_free(w->cleanup);
 	g_strfreev(w->hosts);
 	g_free(w);
 }
@@ -30,6 +30,9 @@ void scenario_free(struct scenario *s)
 	g_free(s->description);
 	g_free(s->topology_path);
 	g_ptr_array_unref(s->workloads);
+	g_strfreev(s->packages);
+	g_ptr_array_unref(s->files);
+	g_ptr_array_unref(s->events);
 	g_free(s);
 }
 
@@ -39,7 +42,11 @@ static struct scenario *scenario_new(void)
 
 	s->boot_timeout_s = 240;
 	s->timeout_s = 1200;
+	s->timing = true;	/* modeled figures unless `timing = off` */
 	s->workloads = g_ptr_array_new_with_free_func(workload_free);
+	s->files = g_ptr_array_new_with_free_func(scn_file_free);
+	s->events = g_ptr_array_new_with_free_func(scn_event_free);
+	s->fm_sample_s = 1.0;
 	return s;
 }
 
@@ -176,7 +183,9 @@ static bool parse_workload(struct scenario *s, const struct cfg_file *f,
 {
 	const char *program = cfg_get_string(f, sec, "program", NULL);
 	const char *args = cfg_get_string(f, sec, "args", NULL);
-	const char *nodes = cfg_get_string(f, sec, "nodes", "all");
+	const char *command = cfg_get_string(f, sec, "command", NULL);
+	/* a command names its node itself ({node}): once unless asked */
+	const char *nodes = cfg_get_string(f, sec, "nodes", command ? "none" : "all");
 	const char *dax = cfg_get_string(f, sec, "dax", "none");
 	uint64_t timeout;
 	struct scn_workload *w;
@@ -197,13 +206,19 @@ static bool parse_workload(struct scenario *s, const struct cfg_file *f,
 				   "workload '%s' defined twice", sec->name);
 		return false;
 	}
-	if (!program) {
+	if (!program && !command) {
 		cxlbed_input_error(error, f->path, sec->line,
-				   "[workload %s] needs 'program = NAME' (e.g. cxlbed-chase)",
+				   "[workload %s] needs 'program = NAME' (e.g. cxlbed-chase) "
+				   "or 'command = SHELL COMMAND LINE'", sec->name);
+		return false;
+	}
+	if (program && command) {
+		cxlbed_input_error(error, f->path, cfg_section_find(sec, "command")->line,
+				   "[workload %s] has both program and command: keep one",
 				   sec->name);
 		return false;
 	}
-	if (strchr(program, '/')) {
+	if (program && strchr(program, '/')) {
 		cxlbed_input_error(error, f->path, cfg_section_find(sec, "program")->line,
 				   "program '%s': give the name of a guest workload, not a path",
 				   program);
@@ -240,6 +255,8 @@ static bool parse_workload(struct scenario *s, const struct cfg_file *f,
 			  error))
 		return false;
 	w->timeout_s = (int)timeout;
+	if (!scenario_parse_command(w, f, sec, error))
+		return false;
 	return reject_unused(f, sec, error);
 }
 
@@ -258,6 +275,7 @@ struct scenario *scenario_parse(const char *path, const char *text, gssize len,
 {
 	g_autoptr(cfg_file) f = cfg_file_parse(path, text, len, error);
 	g_autoptr(GHashTable) ids = g_hash_table_new(g_str_hash, g_str_equal);
+	g_autoptr(GHashTable) event_ids = g_hash_table_new(g_str_hash, g_str_equal);
 	g_autoptr(scenario) s = NULL;
 	uint64_t v;
 
@@ -315,22 +333,31 @@ struct scenario *scenario_parse(const char *path, const char *text, gssize len,
 					  &v, error))
 				return NULL;
 			s->timeout_s = (int)v;
-			if (!cfg_get_bool(f, sec, "timing", false, &s->timing, error))
+			if (!cfg_get_bool(f, sec, "timing", true, &s->timing, error))
 				return NULL;
 			bool defaults;
 			if (!cfg_get_bool(f, sec, "default-workloads", false, &defaults, error))
 				return NULL;
 			if (defaults)
 				add_default_workloads(s);
+			if (!scenario_parse_layer(s, f, sec, error))
+				return NULL;
 			if (!reject_unused(f, sec, error))
 				return NULL;
 		} else if (!strcmp(sec->kind, "workload")) {
 			if (!parse_workload(s, f, sec, ids, error))
 				return NULL;
+		} else if (!strcmp(sec->kind, "event")) {
+			if (!scenario_parse_event(s, f, sec, event_ids, error))
+				return NULL;
+		} else if (!strcmp(sec->kind, "fm")) {
+			if (!scenario_parse_fm(s, f, sec, error))
+				return NULL;
 		} else {
 			cxlbed_input_error(error, path, sec->line,
 					   "unknown section [%s] in a scenario; "
-					   "expected [scenario] or [workload NAME]",
+					   "expected [scenario], [workload NAME], "
+					   "[event NAME] or [fm]",
 					   sec->kind);
 			return NULL;
 		}

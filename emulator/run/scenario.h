@@ -7,17 +7,42 @@
 #ifndef CXLBED_SCENARIO_H
 #define CXLBED_SCENARIO_H
 
+#include "cfgfile.h"
 #include "topology.h"
+#include "cfgfile.h"
 
 struct scn_workload {
 	char *id;
-	char *program;		/* binary in the guest's /bin */
+	char *program;		/* binary in the guest's /bin; NULL for a command */
 	char **args;		/* extra arguments, NULL-terminated */
+	char *command;		/* or a shell command line, its run one ROI */
+	char *setup, *cleanup;	/* command: before it and after it, not measured */
+	bool clock_check;	/* command: its own throughput vs the modeled */
 	bool per_node;		/* run once per NUMA node with --node N */
 	bool per_dax;		/* run once per devdax region with --dax daxN.M */
 	bool together;		/* start on every host at once (contention) */
 	char **hosts;		/* NULL: every host */
 	int timeout_s;
+	struct cb_src src;
+};
+
+/*
+ * [event NAME]: a fabric-manager action (docs/pooling.md), when the
+ * workloads start, at a time after that, or when a workload starts.
+ */
+enum scn_event_when { SCN_WHEN_START, SCN_WHEN_TIME, SCN_WHEN_PHASE };
+
+struct scn_event {
+	char *id;
+	enum scn_event_when when;
+	double at_s;		/* SCN_WHEN_TIME: s after the workloads start */
+	char *phase;		/* SCN_WHEN_PHASE: a workload's name */
+	char *action;		/* "bind" | "unbind" */
+	char *ld;		/* NULL: any free LD (bind), the newest (unbind) */
+	char *pool;		/* NULL: the only lending pool */
+	char *host;
+	char *mode;		/* "ram" | "devdax" */
+	bool expect_refused;	/* expect = refused: the check passes on refusal */
 	struct cb_src src;
 };
 
@@ -28,8 +53,22 @@ struct scenario {
 	char *topology_path;	/* resolved against the scenario's folder */
 	int boot_timeout_s;	/* QEMU start -> agent hello, per host */
 	int timeout_s;		/* the whole run */
-	bool timing;		/* timing = on: run with the timing model */
+	bool timing;		/* the timing model (default); `timing = off`: guest clock */
 	GPtrArray *workloads;	/* struct scn_workload * */
+	GPtrArray *events;	/* struct scn_event * (scenario_events.c) */
+	bool fm_grant_demand;	/* [fm] demand = grant: act on pool-demand */
+	double fm_sample_s;	/* [fm] sample: utilisation sampling period */
+	/* The guest's extra layer (scenario_user.c, guest_layer.c) */
+	char **packages;	/* Debian packages, sorted, unique; NULL: none */
+	struct cb_src packages_src;
+	GPtrArray *files;	/* struct scn_file *: host files carried */
+};
+
+/* files = HOSTPATH[:GUESTPATH]: a host file or folder in the guest. */
+struct scn_file {
+	char *host;		/* absolute */
+	char *guest;		/* absolute, in the guest */
+	struct cb_src src;
 };
 
 /*
@@ -48,6 +87,32 @@ struct scenario *scenario_default_for(const char *topology_path);
  */
 struct scenario *scenario_table_for(const struct cb_topology *t);
 void scenario_free(struct scenario *s);
+
+/* scenario_user.c: [scenario] packages/files, [workload] command. */
+bool scenario_parse_layer(struct scenario *s, const struct cfg_file *f,
+			  const struct cfg_section *sec, GError **error);
+bool scenario_parse_command(struct scn_workload *w, const struct cfg_file *f,
+			    const struct cfg_section *sec, GError **error);
+/* Add Debian packages / host files given outside a file (cxlbed boot). */
+bool scenario_add_packages(struct scenario *s, char **names, GError **error);
+bool scenario_add_file(struct scenario *s, const char *spec, const char *base_dir,
+		       const struct cb_src *src, GError **error);
+void scn_file_free(gpointer p);
+/* scenario_events.c: [event NAME] and [fm] sections. */
+/* Seconds: a day for a boot or one workload, a week for a whole run. */
+#define SCN_MAX_STEP_S (24 * 3600)
+#define SCN_MAX_RUN_S (7 * 24 * 3600)
+
+/* @ids: the event names seen so far (names must be unique). */
+bool scenario_parse_event(struct scenario *s, const struct cfg_file *f,
+			  const struct cfg_section *sec, GHashTable *ids,
+			  GError **error);
+bool scenario_parse_fm(struct scenario *s, const struct cfg_file *f,
+		       const struct cfg_section *sec, GError **error);
+/* Names in events against the topology and workloads, FILE:LINE. */
+bool scenario_check_events(const struct scenario *s, const struct cb_topology *t,
+			   GError **error);
+void scn_event_free(gpointer p);
 typedef struct scenario scenario;
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(scenario, scenario_free)
 

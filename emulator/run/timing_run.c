@@ -21,7 +21,7 @@ char *timing_report_path(const char *dir, const struct cb_host *h)
 	return g_strdup_printf("%s/timing-%s.json", dir, h->id);
 }
 
-static char *config_path(const char *dir, const struct cb_host *h)
+char *timing_config_path(const char *dir, const struct cb_host *h)
 {
 	return g_strdup_printf("%s/timing-%s.cfg", dir, h->id);
 }
@@ -29,7 +29,7 @@ static char *config_path(const char *dir, const struct cb_host *h)
 char *timing_plugin_arg(const struct cb_host *h, const char *dir,
 			const char *run_id, guint nhosts)
 {
-	g_autofree char *cfg = config_path(dir, h);
+	g_autofree char *cfg = timing_config_path(dir, h);
 	g_autofree char *report = timing_report_path(dir, h);
 	g_autofree char *shm = timing_shm_name(run_id);
 
@@ -41,7 +41,7 @@ char *timing_run_prepare(const struct cb_topology *t, const struct cb_host *h,
 			 const char *dir, const char *run_id, guint nhosts,
 			 GError **error)
 {
-	g_autofree char *cfg = config_path(dir, h);
+	g_autofree char *cfg = timing_config_path(dir, h);
 	g_autofree char *report = timing_report_path(dir, h);
 	g_autofree char *shm = timing_shm_name(run_id);
 	struct timing_config_opts o = { .report = report, .shm = shm };
@@ -251,6 +251,8 @@ bool timing_merge(JsonObject *output, const char *report, guint first_roi,
 			chase_accesses += acc;
 			if (acc > 0)
 				json_object_set_double_member(m, "ns_per_access", ns / acc);
+		} else if (!g_strcmp0(kind, "command")) {
+			/* a whole command's run: its time is the figure */
 		} else {
 			g_autofree char *k = bandwidth_key(w, kind);
 

@@ -29,6 +29,8 @@ bool timing_run_create_segment(const char *run_id, GError **error);
 void timing_run_cleanup(const char *run_id);
 
 char *timing_report_path(const char *dir, const struct cb_host *h);
+/* RUN/timing-HOST.cfg, the host's plugin config (rewritten by the FM). */
+char *timing_config_path(const char *dir, const struct cb_host *h);
 /* How many ROIs the report holds now (0 if none yet). */
 guint timing_report_roi_count(const char *report);
 

@@ -19,6 +19,10 @@
 #define CXLBED_ROI_ARM		3	/* start modeling (no region) */
 #define CXLBED_ROI_DUMP		4	/* write the report now */
 
+/* The guest agent's region around a whole workload command (its `run`
+ * with "roi": true); workloads' own ids stay below it. */
+#define CXLBED_ROI_COMMAND	2000
+
 #define CXLBED_ROI_WORD(op, id) \
 	((CXLBED_ROI_SIG << 16) | (((op) & 0xfu) << 12) | ((id) & 0xfffu))
 

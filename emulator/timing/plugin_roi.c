@@ -76,37 +76,6 @@ static void wait_for_hosts(void)
 		nanosleep(&pause, NULL);
 }
 
-/*
- * The runner may rewrite the config once the guest has placed its regions
- * (their bases are the guest kernel's choice): read it again when arming.
- * No memory callback runs before arming, so swapping the fabric is safe.
- */
-static void reload_config(void)
-{
-	struct tm_config c;
-	struct mf_fabric *f;
-	char *err = NULL;
-
-	if (!tm_config_load(tp.config_path, &c, &err)) {
-		g_autofree char *msg = g_strdup_printf(
-			"cxlbed-timing: keeping the old config: %s\n", err);
-
-		qemu_plugin_outs(msg);
-		g_free(err);
-		return;
-	}
-	f = tm_fabric_build(&c, tp.shm, tp.mine, &err);
-	if (!f) {
-		g_free(err);
-		tm_config_clear(&c);
-		return;
-	}
-	/* the old fabric may still be read by a racing vCPU: leak it */
-	tp.fabric = f;
-	tp.mem.fabric = f;
-	tm_config_clear(&c);
-}
-
 void on_marker(unsigned int vi, void *udata)
 {
 	int op = ((uintptr_t)udata >> 12) & 0xf, id = (uintptr_t)udata & 0xfff;
@@ -119,7 +88,7 @@ void on_marker(unsigned int vi, void *udata)
 		if (__atomic_compare_exchange_n(&tp.armed, &expect, 1, false,
 						__ATOMIC_ACQ_REL,
 						__ATOMIC_ACQUIRE)) {
-			reload_config();
+			plugin_reload_config();	/* regions placed */
 			qemu_plugin_reset(tp.id, on_reset);
 			__atomic_fetch_add(&tp.shm->armed_hosts, 1,
 					   __ATOMIC_ACQ_REL);

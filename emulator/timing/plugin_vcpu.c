@@ -98,6 +98,7 @@ static void sync_point(struct vcpu *v, unsigned int vi, double now)
 	v->beat_ms = host_ms();
 	__atomic_store_n(&v->beat_ktbs, ktbs, __ATOMIC_RELAXED);
 	v->next_sync = now + tp.cfg.skew_ns / 4.0;
+	plugin_reload_check();
 }
 
 /* One access; loads and stores have their own callbacks (no is_store call). */

@@ -17,7 +17,7 @@
 #define TM_MAX_VCPUS 32
 #define TM_MAX_SLOTS (TM_MAX_HOSTS * TM_MAX_VCPUS)
 #define TM_MAX_RES 64
-#define TM_SHM_MAGIC 0xCB5E7103u	/* bump when the layout changes */
+#define TM_SHM_MAGIC 0xCB5E7104u	/* bump when the layout changes */
 
 struct tm_shared {
 	uint32_t magic;
@@ -26,6 +26,12 @@ struct tm_shared {
 	int nres;
 	int nslots;
 	int armed_hosts;	/* hosts that have started modeling */
+	/*
+	 * Bumped by the run when it rewrote host N's config (a pool LD bound
+	 * or unbound by the fabric manager): its plugin reloads at its next
+	 * check-in (plugin_reload.c).
+	 */
+	uint32_t config_gen[TM_MAX_HOSTS];
 	uint64_t slot[TM_MAX_SLOTS];
 	uint64_t beat[TM_MAX_SLOTS];
 	struct mf_res res[TM_MAX_RES];

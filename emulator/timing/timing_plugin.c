@@ -90,6 +90,7 @@ static void on_atexit(qemu_plugin_id_t id, void *udata)
 	for (int i = 0; i < TM_MAX_VCPUS; i++)
 		if (tp.cpu[i])
 			tm_sync_stop(&tp.sync, tp.cpu[i]->slot);
+	plugin_reload_free();
 }
 
 static void register_full(qemu_plugin_id_t id)

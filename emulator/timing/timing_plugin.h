@@ -54,6 +54,7 @@ struct tp_state {
 	uint64_t stale_rejoins;	/* clock jumps after a long silence */
 	uint64_t share_waits;	/* see plugin_turn() */
 	uint64_t share_ns;	/* slack of the arbitration by modeled time */
+	uint64_t reloads;	/* configs read again at run time */
 	int hosts;		/* hosts of the run that must arm before any runs */
 	bool kernel;		/* model guest kernel code too */
 	unsigned int stale_ms;	/* see struct tm_sync */
@@ -76,6 +77,11 @@ void plugin_turn(struct tm_cpu_mem *c, struct mf_target *t, double now);
 /* plugin_roi.c: markers, arming, the report */
 void on_marker(unsigned int vi, void *udata);
 void write_report(void);
+
+/* plugin_reload.c: the config read again (arming; pool LDs bound) */
+void plugin_reload_config(void);
+void plugin_reload_check(void);		/* at a check-in */
+void plugin_reload_free(void);		/* at exit */
 
 /* timing_plugin.c: full instrumentation once armed */
 void on_reset(qemu_plugin_id_t id);

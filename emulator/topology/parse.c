@@ -408,6 +408,54 @@ static bool parse_region(struct topo_ctx *c, struct topo_obj *o, GError **error)
 	return true;
 }
 
+/*
+ * ld-size carves the pool into logical devices the fabric manager lends;
+ * such a pool has media and link figures of its own (its LDs'), and may
+ * name the hosts it lends to (resolved in validate.c).
+ */
+static bool parse_pool_lending(struct topo_ctx *c, struct topo_obj *o,
+			       struct cb_pool *p, GError **error)
+{
+	static const char *const keys[] = {
+		"hosts", "preset", "read-latency-ns", "write-latency-ns",
+		"read-gbps", "write-gbps", "link-width", "link-speed",
+		"link-latency-ns", "link-gbps",
+	};
+	struct cfg_section *s = o->sec;
+
+	if (cfg_section_find(s, "ld-size") && p->persistent)
+		return FAIL(topo_key_line(s, "type"), "type: a lending pool is "
+			    "volatile (its LDs come online as RAM or devdax); "
+			    "drop type = persistent or ld-size");
+	if (!cfg_section_find(s, "ld-size")) {
+		for (size_t i = 0; i < G_N_ELEMENTS(keys); i++)
+			if (cfg_section_find(s, keys[i]))
+				return FAIL(topo_key_line(s, keys[i]), "%s: only a "
+					    "pool that lends logical devices "
+					    "(ld-size = ...) takes it; add ld-size "
+					    "or set it on the pool's [device] "
+					    "sections", keys[i]);
+		return true;
+	}
+	GET(get_capacity(c, s, "ld-size", CB_CAPACITY_UNIT, &p->ld_size, error));
+	if (p->size % p->ld_size)
+		return FAIL(topo_key_line(s, "ld-size"), "ld-size: %lluM does not "
+			    "divide the pool's %lluM into whole logical devices; "
+			    "use a divisor of it", MIB(p->ld_size), MIB(p->size));
+	if (!p->shared)
+		return FAIL(topo_key_line(s, "shared"), "shared: a lending pool "
+			    "gives each LD its own slice already; drop shared = off");
+	o->list = cfg_get_list(c->cfg, s, "hosts");
+	GET(get_mem_perf(c, s, "preset", (const char *const[]){
+				 "read-latency-ns", "write-latency-ns",
+				 "read-gbps", "write-gbps" },
+			 &(struct cb_mem_perf){ TOPO_DEF_DEV_RLAT, TOPO_DEF_DEV_WLAT,
+				 TOPO_DEF_DEV_RGBPS, TOPO_DEF_DEV_WGBPS },
+			 false, &p->perf, error));
+	GET(get_link(c, s, TOPO_DEF_DEV_LINK_WIDTH, &p->ld_link, error));
+	return true;
+}
+
 static bool parse_pool(struct topo_ctx *c, struct topo_obj *o, GError **error)
 {
 	struct cfg_section *s = o->sec;
@@ -417,6 +465,8 @@ static bool parse_pool(struct topo_ctx *c, struct topo_obj *o, GError **error)
 	p->id = g_strdup(s->name);
 	p->src = (struct cb_src){ c->t->file, s->line };
 	p->devices = g_ptr_array_new();
+	p->lds = g_ptr_array_new();
+	p->ld_hosts = g_ptr_array_new();
 	g_ptr_array_add(c->t->pools, p);
 	o->obj = p;
 	GET(get_capacity(c, s, "size", CB_CAPACITY_UNIT, &p->size, error));
@@ -436,7 +486,7 @@ static bool parse_pool(struct topo_ctx *c, struct topo_obj *o, GError **error)
 			    "the file", file);
 	p->file = file && *file ? g_strdup(file) : NULL;
 	GET(cfg_get_bool(c->cfg, s, "shared", true, &p->shared, error));
-	return true;
+	return parse_pool_lending(c, o, p, error);
 }
 
 static bool parse_topology(struct topo_ctx *c, struct cfg_section *s,

@@ -87,7 +87,18 @@ static void pool_free(gpointer p)
 	g_free(pool->id);
 	g_free(pool->file);
 	g_ptr_array_unref(pool->devices);
+	g_ptr_array_unref(pool->lds);
+	g_ptr_array_unref(pool->ld_hosts);
+	link_clear(&pool->ld_link);
 	g_free(pool);
+}
+
+static void ld_free(gpointer p)
+{
+	struct cb_ld *ld = p;
+
+	g_free(ld->id);
+	g_free(ld);
 }
 
 void topology_free(struct cb_topology *t)
@@ -102,6 +113,7 @@ void topology_free(struct cb_topology *t)
 	g_ptr_array_unref(t->windows);
 	g_ptr_array_unref(t->regions);
 	g_ptr_array_unref(t->pools);
+	g_ptr_array_unref(t->lds);
 	g_free(t->name);
 	g_free(t->description);
 	g_free(t->file);
@@ -121,6 +133,7 @@ static struct cb_topology *topology_new(const char *path)
 	t->windows = g_ptr_array_new_with_free_func(window_free);
 	t->regions = g_ptr_array_new_with_free_func(region_free);
 	t->pools = g_ptr_array_new_with_free_func(pool_free);
+	t->lds = g_ptr_array_new_with_free_func(ld_free);
 	return t;
 }
 
@@ -221,6 +234,11 @@ struct cb_region *topology_find_region(const struct cb_topology *t,
 struct cb_pool *topology_find_pool(const struct cb_topology *t, const char *id)
 {
 	FIND_BY_ID(t->pools, struct cb_pool, id);
+}
+
+struct cb_ld *topology_find_ld(const struct cb_topology *t, const char *id)
+{
+	FIND_BY_ID(t->lds, struct cb_ld, id);
 }
 
 struct cb_region *topology_device_region(const struct cb_topology *t,

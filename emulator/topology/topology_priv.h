@@ -80,6 +80,7 @@ void topo_derive(struct cb_topology *t);
 /* path.c */
 void topo_derive_paths(struct cb_topology *t);
 void topo_path_free(struct cb_path *p);
+struct cb_path *topo_derive_path(const struct cb_device *d);
 
 /* Line of KEY in SEC, or the section's line when the key is absent. */
 int topo_key_line(const struct cfg_section *sec, const char *key);

@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
- * run: start a guest program, wait for it under a timeout, hand back its
- * exit status, its one-line JSON result (the last line of stdout) and the
- * tail of its stderr.
+ * run: start a guest program (or a shell command line), wait for it under
+ * a timeout, hand back its exit status, its one-line JSON result (the last
+ * line of stdout) or its output, and the tail of its stderr. On request
+ * the whole run is a region of interest for the timing model: the agent
+ * itself executes the BEGIN marker before the fork and the END marker
+ * after the wait (docs/agent-protocol.md).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -16,11 +19,13 @@
 #include <unistd.h>
 
 #include "agent.h"
+#include "cxlbed-roi.h"
 #include "json_util.h"
 #include "proto.h"
 
 #define MAX_ARGS 64
 #define OUT_CAP (512 * 1024)	/* stdout kept; fits a 1 MiB reply line */
+#define HOME "/root"		/* a command's working directory and $HOME */
 #define ERR_CAP (16 * 1024)	/* stderr: the tail is what explains a failure */
 
 struct capture {
@@ -93,25 +98,59 @@ static pid_t spawn(const char *prog, char **argv, int out[2], int errp[2])
 	if (devnull >= 0)
 		dup2(devnull, 0);
 	setenv("PATH", "/usr/bin:/bin:/sbin", 1);
+	setenv("HOME", HOME, 1);
+	if (chdir(HOME) < 0 && chdir("/") < 0)
+		_exit(127);
 	execvp(prog, argv);
 	fprintf(stderr, "exec %s: %s\n", prog, strerror(errno));
 	_exit(127);
 }
 
-json_object *cmd_run(json_object *args, char *err)
+/*
+ * The whole-run region (id CXLBED_ROI_COMMAND). Markers are immediates:
+ * these two are the only ones the agent has.
+ */
+static void roi_mark(bool begin)
+{
+	if (begin)
+		cxlbed_roi_begin(CXLBED_ROI_COMMAND);
+	else
+		cxlbed_roi_end(CXLBED_ROI_COMMAND);
+}
+
+static bool arg_true(json_object *args, const char *key)
+{
+	json_object *v;
+
+	return json_object_object_get_ex(args, key, &v) && json_object_get_boolean(v);
+}
+
+/* argv for "program" + "args", or /bin/sh -c "command"; 0 or -1 + err. */
+static int build_argv(json_object *args, char **argv, char *err)
 {
 	const char *prog = arg_str(args, "program", NULL);
-	double timeout = arg_int(args, "timeout_s", 120), t0, left;
-	struct capture out = { .cap = OUT_CAP }, errc = { .cap = ERR_CAP, .tail = true };
-	char *argv[MAX_ARGS + 2], chunk[8192];
-	int outp[2], errp[2], status = 0, nargs = 0, open_fds = 2;
-	bool timed_out = false;
-	json_object *jargs, *res, *parsed;
-	pid_t pid;
+	const char *command = arg_str(args, "command", NULL);
+	json_object *jargs;
+	int nargs = 0;
 
+	if (command && prog) {
+		snprintf(err, ERRLEN, "give args.program or args.command, not both");
+		return -1;
+	}
+	if (command) {
+		if (!command[0]) {
+			snprintf(err, ERRLEN, "args.command is empty");
+			return -1;
+		}
+		argv[0] = "/bin/sh";
+		argv[1] = "-c";
+		argv[2] = (char *)command;
+		argv[3] = NULL;
+		return 0;
+	}
 	if (!prog || !prog[0]) {
-		snprintf(err, ERRLEN, "args.program is required");
-		return NULL;
+		snprintf(err, ERRLEN, "args.program (or args.command) is required");
+		return -1;
 	}
 	argv[nargs++] = (char *)prog;
 	if (json_object_object_get_ex(args, "args", &jargs)) {
@@ -119,18 +158,37 @@ json_object *cmd_run(json_object *args, char *err)
 
 		if (!json_object_is_type(jargs, json_type_array)) {
 			snprintf(err, ERRLEN, "args.args must be an array of strings");
-			return NULL;
+			return -1;
 		}
 		n = json_object_array_length(jargs);
 		if (n > MAX_ARGS) {
 			snprintf(err, ERRLEN, "at most %d arguments", MAX_ARGS);
-			return NULL;
+			return -1;
 		}
 		for (i = 0; i < n; i++)
 			argv[nargs++] = (char *)json_object_get_string(
 				json_object_array_get_idx(jargs, i));
 	}
 	argv[nargs] = NULL;
+	return 0;
+}
+
+json_object *cmd_run(json_object *args, char *err)
+{
+	bool command = arg_str(args, "command", NULL) != NULL;
+	bool roi = arg_true(args, "roi");
+	double timeout = arg_int(args, "timeout_s", 120), t0, left;
+	/* a command's summary comes last: keep the end of what it printed */
+	struct capture out = { .cap = OUT_CAP, .tail = command },
+		       errc = { .cap = ERR_CAP, .tail = true };
+	char *argv[MAX_ARGS + 2], chunk[8192];
+	int outp[2], errp[2], status = 0, open_fds = 2;
+	bool timed_out = false;
+	json_object *res, *parsed;
+	pid_t pid;
+
+	if (build_argv(args, argv, err) < 0)
+		return NULL;
 	out.buf = malloc(OUT_CAP + 1);
 	errc.buf = malloc(ERR_CAP + 1);
 	if (!out.buf || !errc.buf || pipe2(outp, O_CLOEXEC) < 0) {
@@ -148,7 +206,9 @@ json_object *cmd_run(json_object *args, char *err)
 		return NULL;
 	}
 	t0 = mono_s();
-	pid = spawn(prog, argv, outp, errp);
+	if (roi)
+		roi_mark(true);
+	pid = spawn(argv[0], argv, outp, errp);
 	close(outp[1]);
 	close(errp[1]);
 	struct pollfd p[2] = { { .fd = outp[0], .events = POLLIN },
@@ -183,6 +243,11 @@ json_object *cmd_run(json_object *args, char *err)
 			close(p[i].fd);
 	if (pid > 0)
 		waitpid(pid, &status, 0);
+	/* a daemon the command started keeps running, but the run is over */
+	if (command && pid > 0)
+		kill(-pid, SIGKILL);
+	if (roi)
+		roi_mark(false);
 
 	res = json_object_new_object();
 	jadd_int(res, "exit", pid < 0 ? -1 : WIFEXITED(status) ?
@@ -191,7 +256,10 @@ json_object *cmd_run(json_object *args, char *err)
 		jadd_int(res, "signal", WTERMSIG(status));
 	jadd_bool(res, "timed_out", timed_out);
 	jadd_double(res, "wall_s", mono_s() - t0);
-	parsed = last_json_line(&out);
+	if (roi)
+		jadd_int(res, "roi", CXLBED_ROI_COMMAND);
+	out.buf[out.len] = '\0';
+	parsed = command ? NULL : last_json_line(&out);
 	json_object_object_add(res, "output", parsed);
 	if (!parsed)	/* not JSON: hand back what it printed instead */
 		jadd_str(res, "stdout", out.buf);

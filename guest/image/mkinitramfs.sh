@@ -6,7 +6,8 @@
 #   BUSYBOX     a static busybox
 #   BINDIR      guest programs (agent, workloads, ...) copied to /usr/bin
 #   OUTDIR      receives vmlinuz, vmlinux (the same kernel, uncompressed,
-#               for PVH boot) and initramfs.cpio.gz
+#               for PVH boot), initramfs.cpio.gz and initramfs.manifest
+#               (every path in the image, "TYPE PATH", for mklayer.sh)
 #
 # The image holds only what a CXL guest needs: busybox, the CXL/DAX/NVDIMM
 # modules with their dependency closure (decompressed: busybox insmod cannot
@@ -121,6 +122,8 @@ strip --strip-unneeded "$root"/usr/bin/* "$root"/lib/x86_64-linux-gnu/* 2>/dev/n
 install -m 0755 "$here/init" "$root/init"
 install -m 0644 "$here/inittab" "$root/etc/inittab"
 echo "root:x:0:0:root:/root:/bin/sh" > "$root/etc/passwd"
+echo "root:x:0:" > "$root/etc/group"
+printf '127.0.0.1 localhost cxlbed\n::1 localhost\n' > "$root/etc/hosts"
 echo "$kver" > "$root/etc/cxlbed-kernel"
 echo "$MODULES" > "$root/etc/cxlbed-modules"
 echo "$PMEM_MODULES" > "$root/etc/cxlbed-modules-pmem"
@@ -129,7 +132,11 @@ echo "$PMEM_MODULES" > "$root/etc/cxlbed-modules-pmem"
 find "$root" -exec touch -h -d @0 {} +
 (cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) \
 	| gzip -n -6 > "$out/initramfs.cpio.gz.tmp"
+# What the image holds: a user layer (mklayer.sh) leaves out what is here.
+(cd "$root" && find . -mindepth 1 -printf '%y %P\n' | LC_ALL=C sort -k2) \
+	> "$out/initramfs.manifest.tmp"
 mv "$out/vmlinuz.tmp" "$out/vmlinuz"
 mv "$out/vmlinux.tmp" "$out/vmlinux"
+mv "$out/initramfs.manifest.tmp" "$out/initramfs.manifest"
 mv "$out/initramfs.cpio.gz.tmp" "$out/initramfs.cpio.gz"
 echo "mkinitramfs: $out/initramfs.cpio.gz ($(du -k "$out/initramfs.cpio.gz" | cut -f1) KiB, kernel $kver)"

@@ -10,7 +10,7 @@ topo=${1:-$top/topologies/default.topo}
 tmp=$(mktemp -d /tmp/cxlbed-bench.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 
-echo "boot-to-ready, $(basename "$topo"), $runs runs, host wall time (TCG, $(nproc) cores)"
+echo "boot-to-ready, $(basename "$topo"), $runs runs, host wall time (TCG, $(nproc) cores, timing model loaded: the default)"
 i=1
 while [ $i -le $runs ]; do
 	"$top/cxlbed" run --boot-only --out "$tmp/$i" "$topo" >/dev/null 2>&1 || {

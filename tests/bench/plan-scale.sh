@@ -7,12 +7,12 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 tmp=$(mktemp -d /tmp/cxlbed-bench.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 
-echo "cxlbed plan, N hosts ([host hI] sections only), host wall time ($(nproc) cores)"
+echo "cxlbed plan --no-timing, N hosts ([host hI] sections only), host wall time ($(nproc) cores)"
 for n in 1000 8000 53000; do
 	awk -v n=$n 'BEGIN { for (i = 0; i < n; i++) printf "[host h%d]\n", i }' \
 		>"$tmp/hosts.topo"
 	t0=$(date +%s.%N)
-	"$top/cxlbed" plan "$tmp/hosts.topo" >/dev/null
+	"$top/cxlbed" plan --no-timing "$tmp/hosts.topo" >/dev/null
 	t1=$(date +%s.%N)
 	awk -v n=$n -v a=$t0 -v b=$t1 'BEGIN { printf "  %d hosts: %.2f s\n", n, b - a }'
 done

@@ -23,6 +23,7 @@ check() {  # check DESCRIPTION COMMAND...
 	d=$1; shift
 	if "$@"; then ok 0 "$d"; else ok 1 "$d"; fi
 }
+skip() { tn=$((tn + 1)); echo "ok $tn # SKIP $*"; }  # skip REASON (one planned test)
 diag() { sed 's/^/# /'; }
 finish() { [ "$failed" -eq 0 ]; exit $?; }
 
@@ -72,4 +73,56 @@ latency_far() {
 		.latency_ns > 1.05 * .configured_latency_ns) |
 		"\(.topology)/\(.host)/\(.kind): \(.latency_ns) ns vs configured \(.configured_latency_ns)"' \
 		"$1/table.json"
+}
+
+# `cxlbed boot` driven through a FIFO on its console. console_boot ARGS...
+# starts it (console on $outroot/console.out, progress on
+# $outroot/boot.err) and waits until cxlbed hands the console over;
+# console_type TEXT types; console_wait PATTERN waits (up to 60 s) until
+# the console shows it; console_end powers the guest off and sets
+# $console_rc to cxlbed's exit status.
+console_boot() {
+	mkfifo "$outroot/console.in"
+	"$cxlbed" boot "$@" <"$outroot/console.in" >"$outroot/console.out" 2>"$outroot/boot.err" &
+	console_pid=$!
+	exec 3>"$outroot/console.in"	# hold it open: QEMU must not see EOF
+	i=0
+	while ! grep -q ' console ' "$outroot/boot.err" 2>/dev/null; do
+		i=$((i + 1))
+		if [ $i -gt 1500 ] || ! kill -0 $console_pid 2>/dev/null; then break; fi
+		sleep 0.2
+	done
+	sleep 1
+}
+console_type() { printf '%s\n' "$1" >&3; }
+console_wait() {
+	i=0
+	while ! grep -q "$1" "$outroot/console.out" && [ $i -lt 300 ]; do sleep 0.2; i=$((i + 1)); done
+}
+console_end() {
+	console_type 'poweroff -f'
+	i=0
+	while kill -0 $console_pid 2>/dev/null && [ $i -lt 150 ]; do sleep 0.2; i=$((i + 1)); done
+	if kill -0 $console_pid 2>/dev/null; then kill -INT $console_pid; fi
+	wait $console_pid
+	console_rc=$?
+	exec 3>&-
+}
+
+# Headless Chromium (Debian's chromium), as root in a sandbox without
+# network: its own profile, nothing in the background. Prints nothing when
+# there is none.
+chromium_bin() { command -v chromium || command -v chromium-browser || true; }
+chromium_run() {  # chromium_run ARGS... (a fresh profile each time)
+	prof=$(mktemp -d "$outroot/chromium.XXXXXX")
+	timeout 120 "$(chromium_bin)" --headless --no-sandbox --disable-gpu --disable-quic \
+		--no-first-run --disable-background-networking --disable-component-update \
+		--disable-sync --hide-scrollbars --user-data-dir="$prof" "$@"
+}
+# The verdict of tests/data/report-check.html on report PAGE: "OK | facts"
+# or "FAIL problems | facts" (checked in the browser's own layout).
+browser_check() {
+	chromium_run --allow-file-access-from-files --virtual-time-budget=10000 --enable-logging=stderr --v=0 --dump-dom \
+		"file://$top/tests/data/report-check.html?page=file://$1" 2>>"$outroot/chromium.err" |
+		sed -n 's/.*<pre id="result">\(.*\)<\/pre>.*/\1/p' | sed 's/&gt;/>/g; s/&lt;/</g; s/&amp;/\&/g'
 }

@@ -46,7 +46,11 @@ for f in $good; do
 			"$tmp/out" || missing="$missing $id"
 	done
 	ndev=$(grep -c 'cxl-type3,' "$tmp/out")
-	if [ -z "$missing" ] && [ "$ndev" -gt 0 ]; then
+	nld=$(grep -c '^#   LD port ' "$tmp/out")
+	if [ -z "$missing" ] && [ "$ndev" -eq 0 ] && [ "$nld" -gt 0 ]; then
+		# a lending topology may boot with nothing bound (docs/pooling.md)
+		say ok "plan $f: no device at boot, $nld LD port(s) for the fabric manager"
+	elif [ -z "$missing" ] && [ "$ndev" -gt 0 ]; then
 		say ok "plan $f: $ndev cxl-type3 device(s) with serial and CDAT"
 	else
 		say "not ok" "plan $f: devices with serial and CDAT (missing:$missing)"
@@ -64,7 +68,7 @@ for f in $bad $badscn; do
 	line=$(grep -an '<-- error' "$f" | head -1 | cut -d: -f1)
 	case $f in
 	*.scn) verb=run ;;		# refused before anything starts
-	*/timing-*) verb="plan --timing" ;;
+	*/timing-*) verb="plan --timing" ;;	# the default; said for the reader
 	*) verb=plan ;;
 	esac
 	$CXLBED $verb "$f" >"$tmp/out" 2>"$tmp/err"
@@ -102,9 +106,10 @@ rc=$?
 [ $rc -eq 2 ] && grep -qF 'caf\xe9.topo:0: the file name is not UTF-8' "$tmp/err" &&
 	iconv -f UTF-8 -t UTF-8 "$tmp/err" >/dev/null 2>&1
 ok_if "plan of a non-UTF-8 file name exits 2, the name escaped"
-# Validation is linear: 53,000 hosts (which never finished) plan at once.
+# Validation is linear: 53,000 hosts (which never finished) plan at once
+# (without the timing model, which takes 16 hosts).
 awk 'BEGIN { for (i = 0; i < 53000; i++) printf "[host h%d]\n", i }' >"$tmp/hosts.topo"
-timeout 120 $CXLBED plan "$tmp/hosts.topo" >"$tmp/out" 2>"$tmp/err"
+timeout 120 $CXLBED plan --no-timing "$tmp/hosts.topo" >"$tmp/out" 2>"$tmp/err"
 rc=$?
 [ $rc -eq 0 ] && grep -q '^# topology hosts (.*): 53000 host(s)' "$tmp/out"
 ok_if "plan of 53,000 hosts exits 0 (within 120 s)"

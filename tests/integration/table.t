@@ -7,7 +7,7 @@
 . "$(dirname "$0")/lib.sh"
 need_image
 [ -f "$top/build/timing/libcxlbed-timing.so" ] || skip_all "timing plugin not built (run make)"
-plan 18
+plan 21
 
 out=$outroot/table
 "$cxlbed" table --out "$out" "$top/topologies/direct.topo" "$top/topologies/default.topo" \
@@ -57,6 +57,20 @@ check "each topology's run folder: summary.json with timing_model true, report.m
 		test -s $out/\$t/report.md -a -s $out/\$t/console-h0.log || exit 1; done"
 check "the printed table has the rows and the verdict" \
 	sh -c "grep -q '^default .* cxl ' '$outroot/stdout' && grep -q 'verdict: pass' '$outroot/stdout'"
+# The gate CI runs: this fresh table against the committed reference.
+"$cxlbed" compare "$top/results/reference/table" "$out" >"$outroot/cmp.out" 2>&1
+rc=$?
+grep -E '^(verdict|regressed)' "$outroot/cmp.out" | diag
+check "cxlbed compare reference/table with this table: exit 0 (got $rc)" [ $rc -eq 0 ]
+check "report.html written" test -s "$out/report.html"
+if [ -n "$(chromium_bin)" ]; then
+	v=$(browser_check "$out/report.html")
+	echo "report.html in Chromium: $v" | diag
+	check "report.html loads in Chromium, legend inside the plot" \
+		sh -c "case '$v' in 'OK | fetched=0 plots=1 '*'trees=2') exit 0;; *) exit 1;; esac"
+else
+	skip "no chromium to render report.html (ci/deps installs it)"
+fi
 none_left() { no_qemu_left "$out/direct" && no_qemu_left "$out/default"; }
 check "no QEMU left behind" none_left
 

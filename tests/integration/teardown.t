@@ -59,6 +59,10 @@ while [ -d /proc/$qpid ] && ! grep -q '^State:.*Z' /proc/$qpid/status 2>/dev/nul
 	sleep 0.1; i=$((i + 1))
 done
 check "cxlbed SIGKILLed: its QEMU is gone too" no_qemu_left "$out"
+# The timing model's shared segment (/dev/shm/cxlbed-RUN_ID) is the run's
+# to remove when it ends; a SIGKILLed run cannot, so remove it here.
+rid=$(tr -d '\r' <"$out.log" | sed -n 's/^ *[0-9.]*s  *run  *\([^: ]*\):.*/\1/p' | head -n 1)
+[ -n "$rid" ] && rm -f "/dev/shm/cxlbed-$rid"
 
 # 4. Bad input: exit 2, FILE:LINE on stderr, nothing started or written.
 out=$outroot/bad

@@ -21,14 +21,14 @@ static int bad_path_cmp(gconstpointer a, gconstpointer b)
 /* tests/data/bad/ *SUFFIX, sorted. */
 static inline GPtrArray *bad_files(const char *suffix)
 {
-	const char *dir = SRCDIR "/tests/data/bad";
+	const char *bad_dir = SRCDIR "/tests/data/bad";
 	GPtrArray *out = g_ptr_array_new_with_free_func(g_free);
-	GDir *d = g_dir_open(dir, 0, NULL);
+	GDir *d = g_dir_open(bad_dir, 0, NULL);
 	const char *name;
 
 	while (d && (name = g_dir_read_name(d)))
 		if (g_str_has_suffix(name, suffix))
-			g_ptr_array_add(out, g_build_filename(dir, name, NULL));
+			g_ptr_array_add(out, g_build_filename(bad_dir, name, NULL));
 	if (d)
 		g_dir_close(d);
 	g_ptr_array_sort(out, bad_path_cmp);

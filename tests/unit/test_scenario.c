@@ -3,37 +3,10 @@
  * Scenario files: what they accept, and FILE:LINE for what they do not
  * (inline cases here, and every tests/data/bad/ *.scn file).
  */
-#include "tap.h"
+#include "scenario_test.h"
 #include "bad_files.h"
-#include "scenario.h"
 
 #include <glib/gstdio.h>
-
-static char *dir;
-
-static char *write_file(const char *name, const char *text)
-{
-	char *path = g_build_filename(dir, name, NULL);
-
-	g_file_set_contents(path, text, -1, NULL);
-	return path;
-}
-
-/* Load, expect an input error whose message starts with FILE:LINE:. */
-static void bad(const char *what, const char *text, int line, const char *needle)
-{
-	g_autofree char *path = write_file("bad.scn", text);
-	g_autofree char *want = g_strdup_printf("%s:%d: ", path, line);
-	g_autoptr(GError) err = NULL;
-	struct scenario *s = scenario_load(path, &err);
-
-	ok(!s && err && err->code == CXLBED_ERROR_INPUT &&
-	   g_str_has_prefix(err->message, want) && strstr(err->message, needle),
-	   "%s: error at line %d", what, line);
-	if (err && !(g_str_has_prefix(err->message, want) && strstr(err->message, needle)))
-		diag("  message: %s", err->message);
-	scenario_free(s);
-}
 
 static bool load_scenario(const char *path, GError **error)
 {

@@ -1,0 +1,134 @@
+/* SPDX-License-Identifier: MIT */
+/* cxlbed compare BASELINE CANDIDATE [--threshold ...] [--format ...] */
+#include "commands.h"
+#include "compare.h"
+#include "error.h"
+#include "result_read.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* One side: a run or table folder, or its JSON file. */
+static struct cmp_side *load_side(const char *path, GError **error)
+{
+	enum result_kind kind;
+	g_autofree char *json = result_locate(path, &kind, error);
+
+	if (!json)
+		return NULL;
+	if (kind == RESULT_RUN) {
+		g_autoptr(run_result) r = result_load(json, error);
+
+		return r ? cmp_side_from_run(path, r) : NULL;
+	} else {
+		g_autoptr(table) t = table_load(json, error);
+
+		return t ? cmp_side_from_table(path, t) : NULL;
+	}
+}
+
+static bool write_json(const struct compare *c, const char *path, GError **error)
+{
+	g_autoptr(JsonNode) root = compare_to_json(c);
+	g_autoptr(JsonGenerator) gen = json_generator_new();
+
+	json_generator_set_root(gen, root);
+	json_generator_set_pretty(gen, TRUE);
+	if (!strcmp(path, "-")) {
+		g_autofree char *text = json_generator_to_data(gen, NULL);
+
+		printf("%s\n", text);
+		return true;
+	}
+	return json_generator_to_file(gen, path, error);
+}
+
+static bool write_junit(const struct compare *c, const char *path, GError **error)
+{
+	g_autofree char *xml = compare_to_junit(c);
+
+	if (!strcmp(path, "-")) {
+		fputs(xml, stdout);
+		return true;
+	}
+	return g_file_set_contents(path, xml, -1, error);
+}
+
+int cmd_compare(int argc, char **argv)
+{
+	g_auto(GStrv) thresholds = NULL;
+	g_autofree char *format = NULL, *junit = NULL, *json = NULL;
+	GOptionEntry entries[] = {
+		{ "threshold", 't', 0, G_OPTION_ARG_STRING_ARRAY, &thresholds,
+		  "allowed change in the bad direction, in percent: PCT for every figure, "
+		  "latency=PCT, bandwidth=PCT, or FIGURE=PCT (e.g. read_gbps=10%); "
+		  "repeatable; defaults latency 5%, bandwidth 5%", "SPEC" },
+		{ "format", 'f', 0, G_OPTION_ARG_STRING, &format,
+		  "what to print: table (default), json or junit", "FORMAT" },
+		{ "junit", 0, 0, G_OPTION_ARG_FILENAME, &junit,
+		  "also write JUnit XML to FILE (for CI test reports)", "FILE" },
+		{ "json", 0, 0, G_OPTION_ARG_FILENAME, &json,
+		  "also write the comparison as JSON (schema " COMPARE_SCHEMA ") to FILE", "FILE" },
+		{ NULL }
+	};
+	g_autoptr(GOptionContext) ctx = g_option_context_new("BASELINE CANDIDATE");
+	g_autoptr(GError) err = NULL;
+	g_autoptr(compare) c = NULL;
+	struct cmp_thresholds th;
+	struct cmp_side *base, *cand;
+	int rc;
+
+	g_option_context_set_summary(ctx,
+		"Compare two runs (run folders or summary.json) or two tables (table\n"
+		"folders or table.json): figures are matched by topology, host, node or\n"
+		"region, and workload, and printed side by side with their change. A\n"
+		"latency that rose, or a bandwidth that fell, by more than its threshold,\n"
+		"a figure no longer measured, or a check that passed and now fails is a\n"
+		"regression. Rows only one side has are listed, not judged.\n"
+		"Exit status: 0 no regression, 1 a regression, 2 bad input (unreadable,\n"
+		"a run against a table, nothing in common, figures on different clocks).");
+	g_option_context_add_main_entries(ctx, entries, NULL);
+	if (!g_option_context_parse(ctx, &argc, &argv, &err)) {
+		fprintf(stderr, "cxlbed compare: %s\n", err->message);
+		return 2;
+	}
+	if (argc != 3) {
+		fprintf(stderr, "cxlbed compare: give BASELINE and CANDIDATE, e.g. "
+			"cxlbed compare results/reference/table results/table-NEW\n");
+		return 2;
+	}
+	if (format && strcmp(format, "table") && strcmp(format, "json") && strcmp(format, "junit")) {
+		fprintf(stderr, "cxlbed compare: --format %s: want table, json or junit\n", format);
+		return 2;
+	}
+	cmp_thresholds_init(&th);
+	for (char **t = thresholds; t && *t; t++)
+		if (!cmp_thresholds_parse(&th, *t, &err)) {
+			fprintf(stderr, "cxlbed compare: %s\n", err->message);
+			cmp_thresholds_clear(&th);
+			return 2;
+		}
+	base = load_side(argv[1], &err);
+	cand = base ? load_side(argv[2], &err) : NULL;
+	if (base && cand)
+		c = compare_sides(base, cand, &th, &err);
+	else
+		cmp_side_free(base);
+	cmp_thresholds_clear(&th);
+	if (!c) {
+		fprintf(stderr, "cxlbed compare: %s\n", err->message);
+		return 2;
+	}
+	if (!format || !strcmp(format, "table"))
+		compare_print(c, stdout);
+	else if (!strcmp(format, "json"))
+		write_json(c, "-", NULL);
+	else
+		write_junit(c, "-", NULL);
+	rc = c->regressions ? 1 : 0;
+	if ((junit && !write_junit(c, junit, &err)) || (json && !write_json(c, json, &err))) {
+		fprintf(stderr, "cxlbed compare: %s\n", err->message);
+		return 2;
+	}
+	return rc;
+}

@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * cxlbed layer [SCENARIO] [--packages LIST] [--files SPEC]: build (or
+ * reuse) the guest's extra layer, without booting; print its path. Fetches
+ * the packages ahead of a run, and shows what the cache holds.
+ */
+#include "commands.h"
+#include "error.h"
+#include "guest_layer.h"
+#include "progress.h"
+#include "scenario.h"
+
+#include <stdio.h>
+
+int cmd_layer(int argc, char **argv)
+{
+	g_auto(GStrv) packages = NULL;
+	g_auto(GStrv) files = NULL;
+	GOptionEntry entries[] = {
+		LAYER_OPTION_ENTRIES(packages, files),
+		{ NULL }
+	};
+	g_autoptr(GOptionContext) ctx = g_option_context_new("[SCENARIO]");
+	g_autoptr(GError) err = NULL;
+	g_autoptr(scenario) scn = NULL;
+	g_autofree char *initrd = NULL;
+	bool built;
+
+	g_option_context_set_summary(ctx,
+		"Build the guest layer a scenario's packages and files (and those given\n"
+		"here) make, or find it in " GUEST_LAYER_DIR "/, and print the -initrd a\n"
+		"run boots (base image + layer). It is rebuilt only when the package\n"
+		"list, a carried file, the base image's contents or the builder change.");
+	g_option_context_add_main_entries(ctx, entries, NULL);
+	if (!g_option_context_parse(ctx, &argc, &argv, &err)) {
+		fprintf(stderr, "cxlbed layer: %s\n", err->message);
+		return 2;
+	}
+	if (argc > 2) {
+		fprintf(stderr, "cxlbed layer: one scenario at most\n");
+		return 2;
+	}
+	scn = argc == 2 ? scenario_load(argv[1], &err) : scenario_default_for(NULL);
+	if (scn && !guest_layer_check_packages(scn->packages, &scn->packages_src, &err))
+		g_clear_pointer(&scn, scenario_free);
+	if (scn && !guest_layer_add_cli(scn, packages, files, &err))
+		g_clear_pointer(&scn, scenario_free);
+	if (!scn) {
+		fprintf(stderr, "cxlbed layer: %s\n", err->message);
+		return err->domain == CXLBED_ERROR ? err->code : 2;
+	}
+	if (!guest_layer_wanted(scn)) {
+		fprintf(stderr, "cxlbed layer: no packages or files named (see --help)\n");
+		return 2;
+	}
+	progress_start();
+	initrd = guest_layer_prepare(scn, &built, &err);
+	if (!initrd) {
+		fprintf(stderr, "cxlbed layer: %s\n", err->message);
+		return 1;
+	}
+	printf("%s\n", initrd);
+	return 0;
+}

@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: MIT */
+/* cxlbed report PATH...: (re)draw report.html (and a table's plot) of result folders. */
+#include "commands.h"
+#include "error.h"
+#include "html.h"
+#include "result_read.h"
+
+#include <stdio.h>
+
+static bool write_run(const char *json, GError **error)
+{
+	g_autoptr(run_result) r = result_load(json, error);
+	g_autoptr(cb_topology) topo = NULL;
+	g_autofree char *out = NULL;
+
+	if (!r)
+		return false;
+	topo = result_topology(r->topology);
+	out = g_build_filename(r->out_dir, "report.html", NULL);
+	if (!result_write_html(r, topo, out, error))
+		return false;
+	printf("%s\n", out);
+	return true;
+}
+
+/* The table's page and plot, and each of its runs' pages (the table links to them). */
+static bool write_table(const char *json, GError **error)
+{
+	g_autoptr(table) t = table_load(json, error);
+	g_autofree char *dir = g_path_get_dirname(json);
+	g_autofree char *out = g_build_filename(dir, "report.html", NULL);
+	g_autofree char *svg_path = g_build_filename(dir, "loaded-latency.svg", NULL);
+	g_autofree char *html = NULL, *svg = NULL;
+	g_autofree struct cb_topology **topos = NULL;
+	bool ok = true;
+
+	if (!t)
+		return false;
+	topos = g_new0(struct cb_topology *, t->runs->len + 1);
+	for (guint i = 0; i < t->runs->len; i++) {
+		const struct table_run *r = g_ptr_array_index(t->runs, i);
+		g_autofree char *base = g_path_get_basename(r->out_dir ? r->out_dir : "");
+		g_autofree char *summary = g_build_filename(dir, base, "summary.json", NULL);
+
+		topos[i] = table_run_topology(dir, r);
+		if (g_file_test(summary, G_FILE_TEST_EXISTS) && !write_run(summary, error))
+			ok = false;
+	}
+	html = html_table_report(t, (const struct cb_topology *const *)topos, t->runs->len);
+	for (guint i = 0; i < t->runs->len; i++)
+		if (topos[i])
+			topology_free(topos[i]);
+	if (!ok)
+		return false;
+	svg = table_curves_svg(t);
+	if (!g_file_set_contents(out, html, -1, error) ||
+	    !g_file_set_contents(svg_path, svg, -1, error))
+		return false;
+	printf("%s\n%s\n", out, svg_path);
+	return true;
+}
+
+int cmd_report(int argc, char **argv)
+{
+	g_autoptr(GOptionContext) ctx = g_option_context_new("PATH...");
+	g_autoptr(GError) err = NULL;
+	GOptionEntry entries[] = { { NULL } };
+
+	g_option_context_set_summary(ctx,
+		"Write report.html, the page a person reads, for each PATH: a run\n"
+		"folder (summary.json) or a table folder (table.json, whose\n"
+		"loaded-latency.svg is redrawn too), or such a file.\n"
+		"`cxlbed run` and `cxlbed table` write it themselves; this redraws it,\n"
+		"e.g. for results made by an older cxlbed. Prints each page written.\n"
+		"Exit status: 0 written, 1 a page could not be written, 2 bad input.");
+	g_option_context_add_main_entries(ctx, entries, NULL);
+	if (!g_option_context_parse(ctx, &argc, &argv, &err)) {
+		fprintf(stderr, "cxlbed report: %s\n", err->message);
+		return 2;
+	}
+	if (argc < 2) {
+		fprintf(stderr, "cxlbed report: give a run or table folder, e.g. "
+			"cxlbed report results/reference/table\n");
+		return 2;
+	}
+	for (int i = 1; i < argc; i++) {
+		enum result_kind kind;
+		g_autofree char *json = result_locate(argv[i], &kind, &err);
+		bool ok;
+
+		if (!json) {
+			fprintf(stderr, "cxlbed report: %s\n", err->message);
+			return 2;
+		}
+		ok = kind == RESULT_RUN ? write_run(json, &err) : write_table(json, &err);
+		if (!ok) {
+			fprintf(stderr, "cxlbed report: %s\n", err->message);
+			return err->domain == CXLBED_ERROR ? err->code : 1;
+		}
+	}
+	return 0;
+}

@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A sweep: one scenario (or topology) run at every point of a parameter
+ * matrix (docs/sweeps.md). A sweep file names the base and one axis per
+ * [vary NAME] section: a key of any topology or scenario section and its
+ * values. Expanding it writes one folder per point with the base files
+ * rewritten for that point, and sweep.json, the plan every later step
+ * (local jobs, a Slurm array task, --collect) reads.
+ *
+ *   [sweep]
+ *   name = latency-x-bandwidth
+ *   scenario = ../workloads/scenarios/default.scn     # or topology = FILE
+ *
+ *   [vary latency]
+ *   key = device * read-latency-ns     # KIND ID KEY; ID * = every such section
+ *   values = 150 200                   # or "a b | c d" when values hold spaces
+ */
+#ifndef CXLBED_SWEEP_H
+#define CXLBED_SWEEP_H
+
+#include <glib.h>
+#include <json-glib/json-glib.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+#define SWEEP_SCHEMA "cxlbed.sweep/1"
+
+struct sweep_axis {
+	char *name;
+	char *kind, *id, *key;	/* id NULL: a section without a name ([scenario]) */
+	GPtrArray *values;	/* char * */
+	int line;		/* the [vary] section's line */
+};
+
+struct sweep_point {
+	char *id;		/* "p0", "p1", ...: also the Slurm array index */
+	char **values;		/* one per axis */
+	char *dir;		/* OUT/points/ID */
+	char *input;		/* what `cxlbed run` is given: DIR/point.scn or .topo */
+};
+
+struct sweep {
+	char *file;		/* the sweep file (NULL when read from sweep.json) */
+	char *name;
+	char *base;		/* the scenario or topology swept, as a path */
+	bool base_is_scenario;
+	char *topology;		/* the topology file (the scenario's, or base) */
+	GPtrArray *axes;	/* struct sweep_axis * */
+	GPtrArray *points;	/* struct sweep_point *, last axis fastest */
+	char *out;		/* the sweep's folder (absolute) */
+};
+
+/* Parse SWEEPFILE; FILE:LINE errors (CXLBED_ERROR_INPUT). */
+struct sweep *sweep_load(const char *path, GError **error);
+/* The points of the matrix, in OUT (sets out, points). */
+void sweep_expand(struct sweep *s, const char *out);
+/*
+ * Write each point's files (and sweep.json), then load every one as
+ * `cxlbed run` would: any bad point fails the whole sweep with
+ * "SWEEPFILE:LINE: point pN (a=1, b=2): what is wrong" before anything runs.
+ */
+bool sweep_write_points(const struct sweep *s, GError **error);
+/* OUT/sweep.json back (what a Slurm task and --collect read). */
+struct sweep *sweep_load_plan(const char *out, GError **error);
+void sweep_free(struct sweep *s);
+typedef struct sweep sweep;
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(sweep, sweep_free)
+
+/* "latency=150, bandwidth=16". Caller frees. */
+char *sweep_point_label(const struct sweep *s, const struct sweep_point *p);
+
+/*
+ * Set KEY = VALUE in every [KIND ID] section of @text (ID "*": every
+ * [KIND ...]; NULL: [KIND] with no name), replacing the key's line or
+ * adding it at the end of the section. *matched: sections changed.
+ */
+char *sweep_rewrite(const char *text, const char *kind, const char *id,
+		    const char *key, const char *value, guint *matched);
+
+/* sweep_local.c: run the points here, @jobs at a time; 0 all passed. */
+int sweep_run_local(const struct sweep *s, guint jobs);
+/* One point, as a Slurm array task runs it: exec `cxlbed run`. */
+int sweep_run_point(const struct sweep *s, guint index);
+
+/* slurm.c: OUT/sweep.sbatch, one array task per point; extra #SBATCH lines. */
+char *sweep_sbatch_script(const struct sweep *s, const char *cxlbed,
+			  char *const *extra);
+bool sweep_write_sbatch(const struct sweep *s, const char *cxlbed, char *const *extra,
+			char **path, GError **error);
+/* sbatch --parsable: the job id, or NULL and *error. */
+char *sweep_submit(const char *script, GError **error);
+
+/* collect.c: sweep.csv, sweep-results.json, sweep.md, sweep.svg, report.html. */
+int sweep_collect(const struct sweep *s, FILE *out);
+
+#endif
