@@ -11,6 +11,7 @@
 #include "cdat.h"
 #include "error.h"
 #include "pci_numbers.h"
+#include "timing_limits.h"
 #include "timing_run.h"
 #include "topology.h"
 
@@ -142,7 +143,8 @@ int cmd_plan(int argc, char **argv)
 		return 2;
 	}
 	t = topology_load(argv[1], &error);
-	if (t && !qemu_check_topology(t, &error))
+	if (t && (!qemu_check_topology(t, &error) ||
+		  (!no_timing && !timing_check_limits(t, &error))))
 		g_clear_pointer(&t, topology_free);
 	if (!t) {
 		g_printerr("%s\n", error->message);

@@ -7,6 +7,7 @@
 #include "paths.h"
 #include "pci_numbers.h"
 #include "runner.h"
+#include "timing_limits.h"
 
 #include <stdio.h>
 
@@ -105,5 +106,9 @@ int cmd_run(int argc, char **argv)
 		fprintf(stderr, "cxlbed run: timing model off (%s): latency and bandwidth will be "
 			"the guest's clock under emulation, a functional check, not hardware "
 			"figures\n", no_timing ? "--no-timing" : "timing = off in the scenario");
+	if (opts.timing && !timing_check_limits(topo, &err)) {
+		fprintf(stderr, "%s\n", err->message);
+		return 2;
+	}
 	return runner_run(scn, topo, &opts, NULL);
 }

@@ -6,6 +6,7 @@
 #include "run_dir.h"
 #include "runner.h"
 #include "table_paths.h"
+#include "timing_limits.h"
 #include "timing_run.h"
 
 #include <errno.h>
@@ -34,11 +35,17 @@ static int load_all(char **paths, guint n, struct table_input *in)
 {
 	for (guint i = 0; i < n; i++) {
 		struct scenario *loaded = NULL;
+		g_autoptr(GError) err = NULL;
 		int rc = run_prepare(paths[i], &loaded, &in[i].topo);
 
 		if (rc) {
 			scenario_free(loaded);
 			return rc;
+		}
+		if (!timing_check_limits(in[i].topo, &err)) {
+			fprintf(stderr, "%s\n", err->message);
+			scenario_free(loaded);
+			return 2;
 		}
 		/* A scenario file stands for its topology: the table has its own workloads. */
 		in[i].scn = scenario_table_for(in[i].topo);

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include "pci_numbers.h"
+#include "address_map.h"
 #include "table_skew.h"
 #include "error.h"
 
@@ -88,6 +89,8 @@ bool qemu_check_topology(const struct cb_topology *t, GError **error)
 		if (!qemu_pci_numbers_init(&n, h, error))
 			return false;
 		qemu_pci_numbers_clear(&n);
+		if (!qemu_check_address_map(h, error))
+			return false;
 	}
 	return true;
 }

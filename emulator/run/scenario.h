@@ -76,6 +76,9 @@ struct scn_file {
  * Errors: CXLBED_ERROR_INPUT with FILE:LINE.
  */
 struct scenario *scenario_load(const char *path, GError **error);
+/* The same from @len bytes of text (@len < 0: NUL-terminated). */
+struct scenario *scenario_parse(const char *path, const char *text, gssize len,
+				GError **error);
 /* The default workloads (idle latency, bandwidth on every node). */
 struct scenario *scenario_default_for(const char *topology_path);
 /*
@@ -96,8 +99,14 @@ bool scenario_add_file(struct scenario *s, const char *spec, const char *base_di
 		       const struct cb_src *src, GError **error);
 void scn_file_free(gpointer p);
 /* scenario_events.c: [event NAME] and [fm] sections. */
+/* Seconds: a day for a boot or one workload, a week for a whole run. */
+#define SCN_MAX_STEP_S (24 * 3600)
+#define SCN_MAX_RUN_S (7 * 24 * 3600)
+
+/* @ids: the event names seen so far (names must be unique). */
 bool scenario_parse_event(struct scenario *s, const struct cfg_file *f,
-			  const struct cfg_section *sec, GError **error);
+			  const struct cfg_section *sec, GHashTable *ids,
+			  GError **error);
 bool scenario_parse_fm(struct scenario *s, const struct cfg_file *f,
 		       const struct cfg_section *sec, GError **error);
 /* Names in events against the topology and workloads, FILE:LINE. */

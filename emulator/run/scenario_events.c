@@ -43,19 +43,28 @@ static int key_line(const struct cfg_section *sec, const char *key)
 	return e ? e->line : sec->line;
 }
 
-/* "2.5s", "500ms", "3": seconds, >= 0. */
+/*
+ * "2.5s", "500ms", "3": seconds, a decimal number by the rules of every
+ * number in cxlbed's files (cfg_parse_real), at most a whole run.
+ */
 static bool parse_seconds(const char *text, double *out)
 {
-	char *end;
-	double v = g_ascii_strtod(text, &end);
+	const char *unit = text;
+	g_autofree char *num = NULL;
+	double v;
 
-	if (end == text || v < 0)
+	while (g_ascii_isdigit(*unit) || *unit == '.')
+		unit++;
+	num = g_strndup(text, unit - text);
+	if (!cfg_parse_real(num, &v))
 		return false;
-	while (*end == ' ')
-		end++;
-	if (!strcmp(end, "ms"))
+	while (*unit == ' ')
+		unit++;
+	if (!strcmp(unit, "ms"))
 		v /= 1000;
-	else if (*end && strcmp(end, "s"))
+	else if (*unit && strcmp(unit, "s"))
+		return false;
+	if (v > SCN_MAX_RUN_S)
 		return false;
 	*out = v;
 	return true;
@@ -70,7 +79,8 @@ static bool one_of(const char *v, const char *a, const char *b)
 	(cxlbed_input_error(error, f->path, (line), __VA_ARGS__), false)
 
 bool scenario_parse_event(struct scenario *s, const struct cfg_file *f,
-			  const struct cfg_section *sec, GError **error)
+			  const struct cfg_section *sec, GHashTable *ids,
+			  GError **error)
 {
 	const char *at = cfg_get_string(f, sec, "at", NULL);
 	const char *when = cfg_get_string(f, sec, "when", NULL);
@@ -82,10 +92,11 @@ bool scenario_parse_event(struct scenario *s, const struct cfg_file *f,
 
 	if (!sec->name)
 		return FAIL(sec->line, "an event needs a name: [event NAME]");
-	for (guint i = 0; i < s->events->len; i++)
-		if (!strcmp(((struct scn_event *)g_ptr_array_index(s->events, i))->id,
-			    sec->name))
-			return FAIL(sec->line, "event '%s' defined twice", sec->name);
+	if (!cfg_name_ok(sec->name))
+		return FAIL(sec->line, "event name '%s' is not a name; use %s",
+			    sec->name, CFG_NAME_RULE);
+	if (!g_hash_table_add(ids, sec->name))
+		return FAIL(sec->line, "event '%s' defined twice", sec->name);
 	if (!action || !one_of(action, "bind", "unbind"))
 		return FAIL(key_line(sec, "action"), "[event %s] needs action = bind "
 			    "or action = unbind", sec->name);
@@ -113,7 +124,8 @@ bool scenario_parse_event(struct scenario *s, const struct cfg_file *f,
 		e->when = SCN_WHEN_TIME;
 		if (!parse_seconds(at, &e->at_s))
 			return FAIL(key_line(sec, "at"), "at = '%s': give seconds "
-				    "after the workloads start, e.g. 2.5s or 500ms", at);
+				    "after the workloads start, 0 to %d, e.g. 2.5s "
+				    "or 500ms (decimal)", at, SCN_MAX_RUN_S);
 	} else if (!strcmp(when, "start")) {
 		e->when = SCN_WHEN_START;
 	} else if (g_str_has_prefix(when, "phase:") && when[6]) {
@@ -151,7 +163,9 @@ bool scenario_parse_fm(struct scenario *s, const struct cfg_file *f,
 	if (sample && (!parse_seconds(sample, &s->fm_sample_s) ||
 		       s->fm_sample_s < 0.1))
 		return FAIL(key_line(sec, "sample"), "sample = '%s': give a period "
-			    "of at least 100ms, e.g. 1s", sample);
+			    "of at least 100ms and at most %d s, e.g. 1s "
+			    "(decimal)", sample,
+			    SCN_MAX_RUN_S);
 	unused = cfg_section_first_unused(sec);
 	if (unused)
 		return FAIL(unused->line, "unknown key '%s' in [fm]; see "

@@ -140,7 +140,13 @@ static struct cb_topology *topology_new(const char *path)
 struct cb_topology *topology_parse(const char *path, const char *text,
 				   GError **error)
 {
-	g_autoptr(cfg_file) cfg = cfg_file_parse(path, text, error);
+	return topology_parse_len(path, text, -1, error);
+}
+
+struct cb_topology *topology_parse_len(const char *path, const char *text,
+				       gssize len, GError **error)
+{
+	g_autoptr(cfg_file) cfg = cfg_file_parse(path, text, len, error);
 	struct topo_ctx c = { 0 };
 	bool good;
 
@@ -149,6 +155,7 @@ struct cb_topology *topology_parse(const char *path, const char *text,
 	c.t = topology_new(path);
 	c.cfg = cfg;
 	c.ids = g_hash_table_new(g_str_hash, g_str_equal);
+	c.of_obj = g_hash_table_new(g_direct_hash, g_direct_equal);
 	c.objs = g_ptr_array_new_with_free_func(topo_obj_free);
 	good = topo_parse_sections(&c, error);
 	if (good) {
@@ -156,6 +163,7 @@ struct cb_topology *topology_parse(const char *path, const char *text,
 		good = topo_validate(&c, error);
 	}
 	g_hash_table_unref(c.ids);
+	g_hash_table_unref(c.of_obj);
 	g_ptr_array_unref(c.objs);
 	if (!good) {
 		topology_free(c.t);
@@ -167,15 +175,11 @@ struct cb_topology *topology_parse(const char *path, const char *text,
 struct cb_topology *topology_load(const char *path, GError **error)
 {
 	g_autofree char *text = NULL;
-	g_autoptr(GError) local = NULL;
+	gsize len;
 
-	if (!g_file_get_contents(path, &text, NULL, &local)) {
-		g_set_error(error, CXLBED_ERROR, CXLBED_ERROR_INPUT,
-			    "%s:0: cannot read the topology: %s", path,
-			    local->message);
+	if (!cfg_read_text(path, &text, &len, error))
 		return NULL;
-	}
-	return topology_parse(path, text, error);
+	return topology_parse_len(path, text, len, error);
 }
 
 #define FIND_BY_ID(arr, type, id) \
@@ -240,14 +244,8 @@ struct cb_ld *topology_find_ld(const struct cb_topology *t, const char *id)
 struct cb_region *topology_device_region(const struct cb_topology *t,
 					 const struct cb_device *d)
 {
-	struct cb_region *r;
-	struct cb_device *m;
-
-	cb_foreach(t->regions, struct cb_region, r)
-		cb_foreach(r->devices, struct cb_device, m)
-			if (m == d)
-				return r;
-	return NULL;
+	(void)t;
+	return d->region;
 }
 
 struct cb_bridge *topology_device_bridge(const struct cb_device *d)

@@ -107,6 +107,7 @@ struct cb_device {
 	uint64_t serial;	/* unique across the topology */
 	bool serial_given;	/* set in the file (else derived) */
 	struct cb_mem_perf perf;	/* media latency/bandwidth */
+	struct cb_region *region;	/* the region it is in, or NULL */
 	struct cb_pool *pool;	/* NULL: private RAM backing */
 	uint64_t pool_offset;	/* slice of the pool file */
 	bool pool_offset_given;	/* set in the file (else derived) */
@@ -207,6 +208,9 @@ struct cb_topology {
 struct cb_topology *topology_load(const char *path, GError **error);
 struct cb_topology *topology_parse(const char *path, const char *text,
 				   GError **error);
+/* The same for @len bytes that may hold anything (a NUL is an error). */
+struct cb_topology *topology_parse_len(const char *path, const char *text,
+				       gssize len, GError **error);
 void topology_free(struct cb_topology *t);
 typedef struct cb_topology cb_topology;
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(cb_topology, topology_free)

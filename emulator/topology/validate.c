@@ -16,12 +16,10 @@
 
 static struct topo_obj *obj_of(struct topo_ctx *c, const void *p)
 {
-	struct topo_obj *o;
+	struct topo_obj *o = g_hash_table_lookup(c->of_obj, p);
 
-	cb_foreach(c->objs, struct topo_obj, o)
-		if (o->obj == p)
-			return o;
-	g_assert_not_reached();
+	g_assert(o);
+	return o;
 }
 
 static int line_of(struct topo_ctx *c, const void *p, const char *key)
@@ -111,20 +109,32 @@ static bool check_region(struct topo_ctx *c, struct cb_region *r,
 
 static bool check_windows(struct topo_ctx *c, GError **error)
 {
+	g_autoptr(GHashTable) needs = g_hash_table_new_full(g_direct_hash,
+							    g_direct_equal,
+							    NULL, g_free);
 	struct cb_window *w;
 	struct cb_region *r;
 
+	/* what each window's regions need, summed without wrapping */
+	cb_foreach(c->t->regions, struct cb_region, r) {
+		uint64_t *need = g_hash_table_lookup(needs, r->window);
+
+		if (!need) {
+			need = g_new0(uint64_t, 1);
+			g_hash_table_insert(needs, r->window, need);
+		}
+		*need = *need > UINT64_MAX - r->size ? UINT64_MAX : *need + r->size;
+	}
 	cb_foreach(c->t->windows, struct cb_window, w) {
-		uint64_t need = 0, unit = CB_CAPACITY_UNIT * w->bridges->len;
+		uint64_t *needp = g_hash_table_lookup(needs, w);
+		uint64_t need = needp ? *needp : 0;
+		uint64_t unit = CB_CAPACITY_UNIT * w->bridges->len;
 
 		if (w->size % unit)
 			return FAIL(line_of(c, w, "size"), "size: a window "
 				    "across %u host bridges must be a multiple "
 				    "of %lluM", w->bridges->len,
 				    MIB(unit));
-		cb_foreach(c->t->regions, struct cb_region, r)
-			if (r->window == w)
-				need += r->size;
 		if (need > w->size)
 			return FAIL(line_of(c, w, "size"), "size: window %s is "
 				    "%lluM but its regions need "

@@ -5,8 +5,16 @@ cxlbed="$top/cxlbed"
 tn=0
 failed=0
 
-plan() { echo "1..$1"; }
-skip_all() { echo "1..0 # SKIP $*"; exit 0; }
+planned=
+plan() { echo "1..$1"; planned=1; }
+# Before the plan only: after it, a skip is one `ok N # SKIP reason` line.
+skip_all() {
+	if [ -n "$planned" ]; then
+		echo "not ok $((tn + 1)) - skip_all ($*) after the plan; skip each test instead"
+		exit 1
+	fi
+	echo "1..0 # SKIP $*"; exit 0
+}
 ok() {  # ok CONDITION-EXIT-STATUS DESCRIPTION
 	tn=$((tn + 1))
 	if [ "$1" -eq 0 ]; then echo "ok $tn - $2"; else echo "not ok $tn - $2"; failed=$((failed + 1)); fi

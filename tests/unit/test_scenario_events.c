@@ -89,7 +89,11 @@ int main(void)
 	ok(t && scenario_check_events(s, t, &err), "the events name what the "
 	   "topology and scenario have");
 	scenario_free(s);
-	s = scenario_load(write_file("plain.scn", head), &err);
+	{
+		g_autofree char *plain = write_file("plain.scn", head);
+
+		s = scenario_load(plain, &err);
+	}
 	ok(s && !s->events->len && !s->fm_grant_demand && s->fm_sample_s == 1.0,
 	   "no events: demand off, 1 s samples");
 	scenario_free(s);

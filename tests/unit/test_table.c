@@ -23,6 +23,7 @@ static void node(struct res_host *h, int n, const char *kind, const char *path,
 	rn->region = g_strdup(region);
 	/* What the runner leaves after a loaded run: must not be used. */
 	rn->latency_ns = 9999;
+	g_free(rn->clock);
 	rn->clock = g_strdup("modeled");
 }
 

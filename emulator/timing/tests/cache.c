@@ -93,6 +93,7 @@ int main(void)
 			    &err) && strstr(err, "bad.cfg:2: unknown key"),
 	   "errors name file and line");
 	diag("%s", err);
+	g_clear_pointer(&err, g_free);
 
 	/* LRU stamps that reach the top of their field are halved, in order */
 	{

@@ -203,6 +203,8 @@ int main(void)
 		ok(c.st.mem_writes[1] > 0,
 		   "dirty victims are written back during a prefetched stream "
 		   "(%lu writes)", (unsigned long)c.st.mem_writes[1]);
+		tm_cpu_mem_free(&c);
+		tm_host_mem_free(&h);
 	}
 	return done_testing();
 }
