@@ -63,15 +63,23 @@ static void llc_unlock(struct tm_host_mem *h)
 	__atomic_store_n(&h->llc_lock, 0, __ATOMIC_RELEASE);
 }
 
-/* A dirty line leaves the last level: write it back, nobody waits on it. */
+/*
+ * A dirty line leaves the last level: write it back. Nobody waits for the
+ * write itself, but the way it leaves is only free once the write got
+ * through the path: the fill that evicted it waits for that (c->wb_until),
+ * so a stream of stores runs no faster than the path takes writes.
+ */
 static void write_back(struct tm_host_mem *h, struct tm_cpu_mem *c,
 		       uint64_t line, double now)
 {
 	struct mf_target *t = mf_decode(h->fabric, line << h->line_shift, false);
+	double passed;
 
 	if (!t)
 		return;
-	mf_access_by(t, MF_WRITE, now, h->cfg.line_bytes, c->who);
+	mf_access_by(t, MF_WRITE, now, h->cfg.line_bytes, c->who, &passed);
+	if (passed > c->wb_until)
+		c->wb_until = passed;
 	c->st.mem_writes[t->cxl]++;
 }
 
@@ -92,13 +100,17 @@ static double llc_fill(struct tm_host_mem *h, struct tm_cpu_mem *c,
 			 NULL))
 		return ready;
 	t = mf_decode(h->fabric, line << h->line_shift, false);
-	ready = t ? mf_access_by(t, MF_READ, issue, h->cfg.line_bytes, c->who) :
-		    issue;
+	ready = t ? mf_access_by(t, MF_READ, issue, h->cfg.line_bytes, c->who,
+				 NULL) : issue;
 	if (t)
 		c->st.mem_reads[t->cxl]++;
 	*from_mem = true;
+	c->wb_until = 0;
 	if (mc_insert(&h->llc, line, 0, ready, &victim))
 		write_back(h, c, victim, issue);
+	/* the line goes in where the victim was: not before it has left */
+	if (c->wb_until > ready)
+		ready = c->wb_until;
 	return ready;
 }
 
@@ -214,7 +226,7 @@ double tm_mem_access(struct tm_host_mem *h, struct tm_cpu_mem *c, uint64_t pa,
 	c->st.l2_miss++;
 	/* a demand miss needs a miss slot like any other */
 	issue = mf_window_slot(&c->win, now);
-	take_turn(h, c, line, now);
+	take_turn(h, c, line, issue);
 	llc_lock(h);
 	ready = llc_fill(h, c, line, issue, &from_mem);
 	llc_unlock(h);

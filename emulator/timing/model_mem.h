@@ -60,6 +60,7 @@ struct tm_cpu_mem {
 	struct mc_level l1, l2;
 	struct mc_prefetcher pf;
 	struct mf_window win;
+	double wb_until;	/* latest write-back of the fill under way got through */
 	struct tm_mem_stats st;
 };
 

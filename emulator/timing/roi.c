@@ -204,11 +204,12 @@ bool roi_write_report(struct roi_log *l, const struct roi_report_ctx *ctx,
 		fprintf(f, "%s\n    {\"name\": ", i ? "," : "");
 		json_str(f, r->name);
 		fprintf(f, ", \"read_gbps_cap\": %g, \"write_gbps_cap\": %g, "
-			"\"read_bytes\": %" PRIu64 ", \"write_bytes\": %" PRIu64
+			"\"queue_ns\": %g, \"read_bytes\": %" PRIu64 ", \"write_bytes\": %" PRIu64
 			", \"read_wait_ns\": %.1f, \"write_wait_ns\": %.1f, "
 			"\"all_hosts_read_bytes\": %" PRIu64
 			", \"all_hosts_write_bytes\": %" PRIu64 "}",
-			r->gbps[0], r->gbps[1], m->bytes[0], m->bytes[1],
+			r->gbps[0], r->gbps[1], r->queue_ns, m->bytes[0],
+			m->bytes[1],
 			m->wait_ns[0], m->wait_ns[1], r->total.bytes[0],
 			r->total.bytes[1]);
 	}
