@@ -124,41 +124,32 @@ void mf_window_init(struct mf_window *w, int n)
 	w->n = n < 1 ? 1 : n > MF_MAX_WINDOW ? MF_MAX_WINDOW : n;
 }
 
-static int earliest(const struct mf_window *w)
-{
-	int e = 0;
-
-	for (int i = 1; i < w->n; i++)
-		if (w->done[i] < w->done[e])
-			e = i;
-	return e;
-}
-
 double mf_window_slot(const struct mf_window *w, double now)
 {
-	double d = w->done[earliest(w)];
-
-	return d > now ? d : now;
+	return w->done[0] > now ? w->done[0] : now;
 }
 
 bool mf_window_has_free(const struct mf_window *w, double now)
 {
-	for (int i = 0; i < w->n; i++)
-		if (w->done[i] <= now)
-			return true;
-	return false;
-}
-
-int mf_window_free(const struct mf_window *w, double now)
-{
-	int n = 0;
-
-	for (int i = 0; i < w->n; i++)
-		n += w->done[i] <= now;
-	return n;
+	return w->done[0] <= now;
 }
 
 void mf_window_fill(struct mf_window *w, double done)
 {
-	w->done[earliest(w)] = done;
+	int i = 0;
+
+	/* the earliest slot (the heap's root) takes @done; sift it down */
+	for (;;) {
+		int c = 2 * i + 1;
+
+		if (c >= w->n)
+			break;
+		if (c + 1 < w->n && w->done[c + 1] < w->done[c])
+			c++;
+		if (w->done[c] >= done)
+			break;
+		w->done[i] = w->done[c];
+		i = c;
+	}
+	w->done[i] = done;
 }

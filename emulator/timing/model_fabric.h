@@ -133,7 +133,11 @@ double mf_access(struct mf_target *t, enum mf_dir dir, double issue,
 double mf_access_by(struct mf_target *t, enum mf_dir dir, double issue,
 		    uint32_t bytes, int who, double *passed);
 
-/* Bounded misses in flight per core: each slot holds a completion time. */
+/*
+ * Bounded misses in flight per core: each slot holds a completion time,
+ * kept as a min-heap (the earliest free slot at the root): a miss looks at
+ * one slot and fills in log(n) steps, not n.
+ */
 #define MF_MAX_WINDOW 256
 
 struct mf_window {
@@ -144,10 +148,8 @@ struct mf_window {
 void mf_window_init(struct mf_window *w, int n);
 /* Earliest time >= @now at which a slot is free. */
 double mf_window_slot(const struct mf_window *w, double now);
-/* Is a slot free at @now? (Stops at the first.) */
+/* Is a slot free at @now? */
 bool mf_window_has_free(const struct mf_window *w, double now);
-/* Slots free at @now. */
-int mf_window_free(const struct mf_window *w, double now);
 /* Occupy the earliest-free slot until @done. */
 void mf_window_fill(struct mf_window *w, double done);
 

@@ -11,6 +11,9 @@ void mf_lane_init(struct mf_lane *l, double gbps, double queue_ns)
 	l->window_ns = MF_WINDOW_NS;
 	if (l->rate > 0 && MF_WINDOW_LINES * 64 / l->rate > l->window_ns)
 		l->window_ns = MF_WINDOW_LINES * 64 / l->rate;
+	/* multiplications on the way of every transfer, not divisions */
+	l->per_byte = l->rate > 0 ? 1 / l->rate : 0;
+	l->per_window = 1 / l->window_ns;
 }
 
 double mf_md1_wait(double q, double rho)
@@ -50,10 +53,10 @@ static void advance(struct mf_lane *l, double t)
 	int n;
 
 	while (dt > 0 && (n = waiting(l, l->vtime, 1.0 / 0.0, &next))) {
-		double need = (next - l->vtime) * n / l->rate;
+		double need = (next - l->vtime) * n * l->per_byte;
 
 		if (need >= dt) {
-			l->vtime += dt * l->rate / n;
+			l->vtime += n == 1 ? dt * l->rate : dt * l->rate / n;
 			break;
 		}
 		l->vtime = next;
@@ -74,7 +77,7 @@ static double time_at(const struct mf_lane *l, double end)
 	while (v < end) {
 		int n = waiting(l, v, end, &next);
 
-		t += (next - v) * (n ? n : 1) / l->rate;
+		t += (next - v) * (n ? n : 1) * l->per_byte;
 		v = next;
 	}
 	return t;
@@ -83,16 +86,15 @@ static double time_at(const struct mf_lane *l, double end)
 /* Bytes that arrived over the last window, before this request. */
 static double recent_bytes(struct mf_lane *l, double t)
 {
-	uint64_t k = (uint64_t)(t / l->window_ns);
-	double frac;
+	double w = t * l->per_window;
+	uint64_t k = (uint64_t)w;
 
 	if (k != l->win) {
 		l->prev_bytes = k == l->win + 1 ? l->win_bytes : 0;
 		l->win_bytes = 0;
 		l->win = k;
 	}
-	frac = t / l->window_ns - (double)k;
-	return l->prev_bytes * (1 - frac) + l->win_bytes;
+	return l->prev_bytes * (1 - (w - (double)k)) + l->win_bytes;
 }
 
 struct mf_grant mf_lane_take(struct mf_lane *l, int flow, double t,
@@ -119,13 +121,13 @@ struct mf_grant mf_lane_take(struct mf_lane *l, int flow, double t,
 	t += late;
 	advance(l, t);
 	if (l->queue_ns > 0)
-		g.queue = mf_md1_wait(l->queue_ns, recent_bytes(l, t) /
-				      (l->window_ns * l->rate));
+		g.queue = mf_md1_wait(l->queue_ns, recent_bytes(l, t) *
+				      l->per_window * l->per_byte);
 	l->win_bytes += bytes;
 	start = l->finish[flow] > l->vtime ? l->finish[flow] : l->vtime;
 	end = start + bytes;
 	l->finish[flow] = end;
-	g.pass = time_at(l, end) - bytes / l->rate - late;
+	g.pass = time_at(l, end) - bytes * l->per_byte - late;
 	if (g.pass < t - late)	/* rounding: never before the request */
 		g.pass = t - late;
 	return g;

@@ -46,8 +46,10 @@
 
 struct mf_lane {
 	double rate;		/* bytes per ns (GB/s); 0 = unlimited */
+	double per_byte;	/* 1 / rate: ns a byte takes */
 	double queue_ns;	/* M/D/1 service time; 0 = no queueing term */
 	double window_ns;	/* utilisation window */
+	double per_window;	/* 1 / window_ns */
 	double vtime;		/* bytes served to each waiting flow so far */
 	double at;		/* modeled ns that vtime stands for */
 	int nflows;		/* flows seen (entries of finish[] in use) */

@@ -139,7 +139,8 @@ static void write_roi(FILE *f, const struct roi_report_ctx *ctx,
 
 	fprintf(f, "    {\"id\": %d, \"vcpu\": %u, \"end_vcpu\": %u, "
 		"\"begin_ns\": %.1f, "
-		"\"end_ns\": %.1f, \"modeled_ns\": %.1f, \"insns\": %" PRIu64
+		"\"end_ns\": %.1f, \"modeled_ns\": %.1f, \"host_cpu_ns\": %.0f, "
+		"\"insns\": %" PRIu64
 		",\n      \"accesses\": %" PRIu64 ", \"loads\": %" PRIu64
 		", \"stores\": %" PRIu64 ", \"l1_misses\": %" PRIu64
 		", \"l2_misses\": %" PRIu64 ", \"llc_misses\": %" PRIu64
@@ -149,7 +150,7 @@ static void write_roi(FILE *f, const struct roi_report_ctx *ctx,
 		", \"mem_writes_local\": %" PRIu64
 		", \"mem_writes_cxl\": %" PRIu64 ",\n      ",
 		r->id, r->begin.vcpu, r->end.vcpu, r->begin.t_ns, r->end.t_ns, ns,
-		r->end.insns - r->begin.insns, D(accesses), D(loads), D(stores),
+		r->end.host_cpu_ns - r->begin.host_cpu_ns, r->end.insns - r->begin.insns, D(accesses), D(loads), D(stores),
 		D(l1_miss), D(l2_miss), D(llc_miss), D(prefetches), D(stall_ns),
 		D(mem_reads[0]), D(mem_reads[1]), D(mem_writes[0]),
 		D(mem_writes[1]));
