@@ -203,17 +203,25 @@ static struct table_curve *build_curve(const struct run_result *r,
 	return c;
 }
 
-/* Little's law over the host's vCPUs: what they can draw at @latency_ns. */
-static double cores_read(const struct cb_host *th, double latency_ns)
+/*
+ * What the host's vCPUs can draw: each its Little's-law limit at
+ * @latency_ns, or what one thread measured (@one, < 0: not measured) when
+ * that is lower (a core's instruction rate bounds it too).
+ */
+static double cores_read(const struct cb_host *th, double latency_ns,
+			 double one)
 {
+	double core;
 	int line;
 
 	if (!th || latency_ns <= 0 || th->cpus <= 0 ||
 	    th->cache.max_outstanding_misses <= 0)
 		return -1;
 	line = th->cache.line_bytes > 0 ? th->cache.line_bytes : 64;
-	return (double)th->cpus * th->cache.max_outstanding_misses * line /
-	       latency_ns;
+	core = (double)th->cache.max_outstanding_misses * line / latency_ns;
+	if (one > 0 && one < core)
+		core = one;
+	return th->cpus * core;
 }
 
 static struct table_row *build_row(const struct run_result *r,
@@ -257,7 +265,8 @@ static struct table_row *build_row(const struct run_result *r,
 	row->write_gbps = w ? fig_of(w->output, "write_gbps", &ck) : -1;
 	row->sustained_read_gbps = sustained_read(r, row, &ck);
 	row->cores_read_gbps = cores_read(th, row->latency_ns > 0 ?
-					 row->latency_ns : row->config_latency_ns);
+					 row->latency_ns : row->config_latency_ns,
+					 row->read_gbps);
 	row->clock = g_strdup(fig_clock_word(&ck) ? fig_clock_word(&ck) : "-");
 	return row;
 }
@@ -335,8 +344,9 @@ struct table *table_build(struct run_result *const *runs,
 
 /*
  * What limits the path's sustained read bandwidth: "path" when the host's
- * vCPUs can draw at least the path's configured bandwidth (Little's law,
- * cores_read_gbps), "cores" when they cannot, "-" when either is unknown.
+ * vCPUs can draw at least the path's configured bandwidth (Little's law
+ * per core, or its one-thread read when lower: cores_read_gbps), "cores"
+ * when they cannot, "-" when either is unknown.
  * Worked out from the configuration and the idle latency, not from the
  * all-vCPU figure: that one says how close the run came.
  */

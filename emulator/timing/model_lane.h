@@ -39,7 +39,7 @@
  * Service time of a memory medium's queue, as a share of its idle latency
  * when the configuration gives none (docs/timing-model.md, "Queueing").
  */
-#define MF_MEDIA_QUEUE_SHARE 0.25
+#define MF_MEDIA_QUEUE_SHARE 0.2
 /* Shortest utilisation window, and at least this many lines' worth. */
 #define MF_WINDOW_NS 4000.0
 #define MF_WINDOW_LINES 64

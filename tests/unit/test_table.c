@@ -307,9 +307,12 @@ static void test_path_limit(void)
 /* bound: Little's law from the topology's vCPUs and misses in flight. */
 static void test_cores(void)
 {
-	struct { const char *file; double ns, want; const char *bound; } cases[] = {
-		{ "fpga-loaded.topo", 290, 4 * 48 * 64 / 290.0, "path" },
-		{ "default.topo", 220, 2 * 10 * 64 / 220.0, "cores" },
+	struct { const char *file; double ns, one, want; const char *bound; } cases[] = {
+		/* Little's law: 4 x 48 x 64 B / 290 ns */
+		{ "fpga-loaded.topo", 290, -1, 4 * 48 * 64 / 290.0, "path" },
+		/* one core streams 6.7 GB/s (its instructions): 4 x 6.7 > 16 */
+		{ "fpga-loaded.topo", 290, 6.7, 4 * 6.7, "path" },
+		{ "default.topo", 220, -1, 2 * 10 * 64 / 220.0, "cores" },
 	};
 
 	for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
@@ -327,11 +330,13 @@ static void test_cores(void)
 		r->timing_model = true;
 		node(result_add_host(r, "h0"), 1, "cxl", "hb0/rp0/mem0", "r0");
 		chase(r, "h0", 1, cases[i].ns);
+		if (cases[i].one > 0)
+			stream(r, "h0", 1, cases[i].one, cases[i].one);
 		t = table_build(runs, topos, 1);
 		cxl = t->rows->len ? g_ptr_array_index(t->rows, 0) : NULL;
 		ok(cxl && fabs(cxl->cores_read_gbps - cases[i].want) < 1e-6 &&
 		   !strcmp(table_row_bound(cxl), cases[i].bound),
-		   "%s: the vCPUs draw %.1f GB/s at %.0f ns (Little's law), path "
+		   "%s: the vCPUs draw %.1f GB/s at %.0f ns (Little's law, or one core's stream), path "
 		   "%.1f: bound %s", cases[i].file, cxl ? cxl->cores_read_gbps : -1,
 		   cases[i].ns, cxl ? cxl->path_read_gbps : -1, cases[i].bound);
 	}
@@ -369,7 +374,7 @@ int main(void)
 	g_autoptr(table) t = table_build(runs, NULL, 1);
 	g_autofree char *md = NULL;
 
-	plan(51);
+	plan(52);
 	t->run_id = g_strdup("table-test");
 	test_rows(t);
 	test_json(t);

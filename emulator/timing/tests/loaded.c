@@ -136,7 +136,7 @@ int main(void)
 	plan(5);
 	for (int i = 0; i < N; i++) {
 		p[i] = run(loads[i].streamers, loads[i].gap,
-			   0.25 * MEDIA_NS);
+			   MF_MEDIA_QUEUE_SHARE * MEDIA_NS);
 		diag("%d streamer(s), %2.0f ns apart: %5.2f GB/s (%3.0f%%), "
 		     "chaser %6.1f ns (%.2fx)", loads[i].streamers,
 		     loads[i].gap, p[i].gbps, 100 * p[i].gbps / GBPS,
