@@ -48,6 +48,8 @@ struct vcpu *vcpu_get(unsigned int vi)
 		tm_vclock_start(&v->clk, insns_of(vi), start > 0 ? start : 0);
 		v->beat_ktbs = kernel_tbs_of(vi);
 		v->mem.who = v->slot;
+		v->cnt = qemu_plugin_scoreboard_find(tp.sb, vi);
+		v->page_v = UINT64_MAX;
 		tm_shared_use_slot(tp.shm, v->slot);
 		tm_sync_publish(&tp.sync, v->slot, v->clk.offset_ns);
 		__atomic_store_n(&tp.cpu[vi], v, __ATOMIC_RELEASE);
@@ -101,7 +103,10 @@ static void sync_point(struct vcpu *v, unsigned int vi, double now)
 	plugin_reload_check();
 }
 
-/* One access; loads and stores have their own callbacks (no is_store call). */
+/* Guest pages: x86's 4 KiB (a huge page maps its 4 KiB parts alike). */
+#define TM_PAGE_SHIFT 12
+#define TM_PAGE_MASK ((1ull << TM_PAGE_SHIFT) - 1)
+
 /* Everything but a repeat of the last line: out of line (see on_mem). */
 static __attribute__((noinline, cold)) void
 on_mem_slow(unsigned int vi, qemu_plugin_meminfo_t info, uint64_t vaddr,
@@ -109,23 +114,37 @@ on_mem_slow(unsigned int vi, qemu_plugin_meminfo_t info, uint64_t vaddr,
 {
 	struct qemu_plugin_hwaddr *hw;
 	struct vcpu *v = vi < TM_MAX_VCPUS ? tp.cpu[vi] : NULL;
-	uint64_t pa;
+	uint64_t pa, page = vaddr >> TM_PAGE_SHIFT;
+	bool is_io;
 	double now, go;
 
-	hw = qemu_plugin_get_hwaddr(info, vaddr);
-	if (!hw)
-		return;
-	pa = qemu_plugin_hwaddr_phys_addr(hw);
-	if (!mf_decode(tp.fabric, pa, qemu_plugin_hwaddr_is_io(hw))) {
+	/* a new line of the page translated last: no need to ask QEMU */
+	if (v && page == v->page_v && !tp.kernel &&
+	    v->cnt->kernel_tbs == v->page_ktbs) {
+		pa = v->page_p | (vaddr & TM_PAGE_MASK);
+		is_io = v->page_io;
+	} else {
+		hw = qemu_plugin_get_hwaddr(info, vaddr);
+		if (!hw)
+			return;
+		pa = qemu_plugin_hwaddr_phys_addr(hw);
+		is_io = qemu_plugin_hwaddr_is_io(hw);
+		if (v) {
+			v->page_v = page;
+			v->page_p = pa & ~TM_PAGE_MASK;
+			v->page_io = is_io;
+			v->page_ktbs = v->cnt->kernel_tbs;
+		}
+	}
+	if (!mf_decode(tp.fabric, pa, is_io)) {
 		if (v)
 			v->last_vline = 0;
 		return;		/* device MMIO: not memory */
 	}
-	v = vcpu_get(vi);
-	if (!v)
+	if (!v && !(v = vcpu_get(vi)))
 		return;
 	v->last_vline = vline;
-	now = tm_now(&v->clk, insns_of(vi));
+	now = tm_now(&v->clk, v->cnt->insns);
 	go = tm_mem_access(&tp.mem, &v->mem, pa, store, now);
 	v->clk.stall_ns += go - now;
 	if (go >= v->next_sync)

@@ -139,7 +139,8 @@ static void write_roi(FILE *f, const struct roi_report_ctx *ctx,
 
 	fprintf(f, "    {\"id\": %d, \"vcpu\": %u, \"end_vcpu\": %u, "
 		"\"begin_ns\": %.1f, "
-		"\"end_ns\": %.1f, \"modeled_ns\": %.1f, \"insns\": %" PRIu64
+		"\"end_ns\": %.1f, \"modeled_ns\": %.1f, \"host_cpu_ns\": %.0f, "
+		"\"insns\": %" PRIu64
 		",\n      \"accesses\": %" PRIu64 ", \"loads\": %" PRIu64
 		", \"stores\": %" PRIu64 ", \"l1_misses\": %" PRIu64
 		", \"l2_misses\": %" PRIu64 ", \"llc_misses\": %" PRIu64
@@ -149,7 +150,7 @@ static void write_roi(FILE *f, const struct roi_report_ctx *ctx,
 		", \"mem_writes_local\": %" PRIu64
 		", \"mem_writes_cxl\": %" PRIu64 ",\n      ",
 		r->id, r->begin.vcpu, r->end.vcpu, r->begin.t_ns, r->end.t_ns, ns,
-		r->end.insns - r->begin.insns, D(accesses), D(loads), D(stores),
+		r->end.host_cpu_ns - r->begin.host_cpu_ns, r->end.insns - r->begin.insns, D(accesses), D(loads), D(stores),
 		D(l1_miss), D(l2_miss), D(llc_miss), D(prefetches), D(stall_ns),
 		D(mem_reads[0]), D(mem_reads[1]), D(mem_writes[0]),
 		D(mem_writes[1]));
@@ -204,11 +205,12 @@ bool roi_write_report(struct roi_log *l, const struct roi_report_ctx *ctx,
 		fprintf(f, "%s\n    {\"name\": ", i ? "," : "");
 		json_str(f, r->name);
 		fprintf(f, ", \"read_gbps_cap\": %g, \"write_gbps_cap\": %g, "
-			"\"read_bytes\": %" PRIu64 ", \"write_bytes\": %" PRIu64
+			"\"queue_ns\": %g, \"read_bytes\": %" PRIu64 ", \"write_bytes\": %" PRIu64
 			", \"read_wait_ns\": %.1f, \"write_wait_ns\": %.1f, "
 			"\"all_hosts_read_bytes\": %" PRIu64
 			", \"all_hosts_write_bytes\": %" PRIu64 "}",
-			r->gbps[0], r->gbps[1], m->bytes[0], m->bytes[1],
+			r->gbps[0], r->gbps[1], r->queue_ns, m->bytes[0],
+			m->bytes[1],
 			m->wait_ns[0], m->wait_ns[1], r->total.bytes[0],
 			r->total.bytes[1]);
 	}

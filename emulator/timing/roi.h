@@ -28,6 +28,7 @@ bool roi_decode(const uint8_t *insn, size_t len, int *op, int *id);
 struct roi_point {
 	unsigned int vcpu;
 	double t_ns;
+	double host_cpu_ns;	/* the marking vCPU thread's host CPU time */
 	uint64_t insns;
 	struct tm_mem_stats st;
 	struct mf_counters *res;	/* [nres], this host's share */

@@ -88,7 +88,8 @@ static void seg_unlock(struct tm_shared *s)
 }
 
 struct mf_res *tm_shared_res(struct tm_shared *s, const char *name,
-			     double read_gbps, double write_gbps)
+			     double read_gbps, double write_gbps,
+			     double queue_ns)
 {
 	struct mf_res *r = NULL;
 
@@ -100,7 +101,7 @@ struct mf_res *tm_shared_res(struct tm_shared *s, const char *name,
 		}
 	if (!r && s->nres < TM_MAX_RES) {
 		r = &s->res[s->nres];
-		mf_res_init(r, name, read_gbps, write_gbps);
+		mf_res_init(r, name, read_gbps, write_gbps, queue_ns);
 		__atomic_store_n(&s->nres, s->nres + 1, __ATOMIC_RELEASE);
 	}
 	seg_unlock(s);

@@ -30,6 +30,18 @@ struct vcpu {
 	uint64_t beat_ktbs;	/* kernel_tbs then */
 	uint64_t last_vline;	/* virtual line of the last access + 1 */
 	uint64_t repeats;	/* accesses that took the repeat shortcut */
+	/*
+	 * This vCPU's counters in the scoreboard (stable once every vCPU
+	 * exists, as they all do before arming).
+	 */
+	struct vcpu_counts *cnt;
+	/*
+	 * The last page translated: virtual page, its physical page, MMIO or
+	 * not, and kernel_tbs then. Valid while no kernel code has run since
+	 * (no process switch, no remapping).
+	 */
+	uint64_t page_v, page_p, page_ktbs;
+	bool page_io;
 	int slot;
 };
 
@@ -46,6 +58,7 @@ struct tp_state {
 	struct vcpu *cpu[TM_MAX_VCPUS];
 	GMutex lock;
 	int armed;		/* 0 no, 1 requested, 2 instrumented */
+	bool never_arm;		/* arm=never: markers time regions, no model */
 	bool stores;
 	char *report;
 	const char *config_path;
