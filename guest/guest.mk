@@ -30,6 +30,9 @@ UNIT_TESTS += $(B)/tests/guest-agent-proto
 GUEST_IMAGE := $(B)/guest/initramfs.cpio.gz $(B)/guest/vmlinuz $(B)/guest/vmlinux
 $(GUEST_IMAGE) &: guest/image/mkinitramfs.sh guest/image/init guest/image/inittab \
 		$(KERNEL_DEB) $(BUSYBOX) $(GUEST_BIN)/cxlbed-agent
-	sh guest/image/mkinitramfs.sh $(KERNEL_DEB) $(BUSYBOX) $(GUEST_BIN) $(B)/guest
+	sh guest/image/mkinitramfs.sh $(KERNEL_DEB) $(BUSYBOX) $(GUEST_BIN) $(B)/guest \
+		$(B)/guest/kmod
 
 ALL_TARGETS += $(GUEST_BIN)/cxlbed-agent $(GUEST_IMAGE)
+
+include guest/clock/clock.mk

@@ -50,7 +50,9 @@ static void print_host(const struct cb_topology *t, const struct cb_host *h,
 int cmd_plan(int argc, char **argv)
 {
 	g_autofree char *rundir = NULL;
+	g_autofree char *clock = NULL;
 	gboolean timing = FALSE;
+	bool host_clock = false;
 	GOptionEntry entries[] = {
 		{ "rundir", 0, 0, G_OPTION_ARG_FILENAME, &rundir,
 		  "Run directory the paths are shown in (default "
@@ -58,6 +60,8 @@ int cmd_plan(int argc, char **argv)
 		{ "timing", 't', 0, G_OPTION_ARG_NONE, &timing,
 		  "Show the command line of a run with the timing model "
 		  "(cxlbed run --timing)", NULL },
+		{ "guest-clock", 0, 0, G_OPTION_ARG_STRING, &clock,
+		  GUEST_CLOCK_HELP, "modeled|host" },
 		{ NULL },
 	};
 	g_autoptr(GOptionContext) ctx = g_option_context_new(
@@ -80,6 +84,8 @@ int cmd_plan(int argc, char **argv)
 			   error->message);
 		return 2;
 	}
+	if (!parse_guest_clock("plan", clock, &host_clock))
+		return 2;
 	if (argc != 2) {
 		g_printerr("cxlbed plan: give exactly one TOPOLOGY file, e.g. "
 			   "cxlbed plan topologies/default.topo\n");
@@ -99,10 +105,12 @@ int cmd_plan(int argc, char **argv)
 	cb_foreach(t->hosts, struct cb_host, h) {
 		/* a topology runs its default workloads: no host waits for others */
 		g_autofree char *plugin = timing ?
-			timing_plugin_arg(h, o.rundir, "RUN_ID", 1) : NULL;
+			timing_plugin_arg(h, o.rundir, "RUN_ID", 1, !host_clock) :
+			NULL;
 		g_autoptr(GPtrArray) a = NULL;
 
 		o.plugin = plugin;
+		o.guest_clock = !host_clock;
 		a = qemu_argv_build(t, h, &o, &error);
 		if (!a) {
 			g_printerr("cxlbed plan: %s\n", error->message);

@@ -7,6 +7,7 @@
 #include "pci_numbers.h"
 #include "runner.h"
 
+#include <string.h>
 #include <stdio.h>
 
 /* Input first, image second: nothing starts unless both are right. */
@@ -32,9 +33,25 @@ int run_prepare(const char *path, struct scenario **scn, struct cb_topology **to
 	return 0;
 }
 
+bool parse_guest_clock(const char *verb, const char *val, bool *host_clock)
+{
+	if (!val || !strcmp(val, "modeled")) {
+		*host_clock = false;
+		return true;
+	}
+	if (!strcmp(val, "host")) {
+		*host_clock = true;
+		return true;
+	}
+	fprintf(stderr, "cxlbed %s: --guest-clock=%s: say modeled or host\n",
+		verb, val);
+	return false;
+}
+
 int cmd_run(int argc, char **argv)
 {
 	g_autofree char *out = NULL;
+	g_autofree char *clock = NULL;
 	gboolean boot_only = FALSE, timing = FALSE;
 	GOptionEntry entries[] = {
 		{ "out", 'o', 0, G_OPTION_ARG_FILENAME, &out,
@@ -44,6 +61,8 @@ int cmd_run(int argc, char **argv)
 		{ "timing", 't', 0, G_OPTION_ARG_NONE, &timing,
 		  "load the timing model: latency and bandwidth in modeled time "
 		  "(docs/timing-model.md)", NULL },
+		{ "guest-clock", 0, 0, G_OPTION_ARG_STRING, &clock,
+		  GUEST_CLOCK_HELP, "modeled|host" },
 		{ NULL }
 	};
 	g_autoptr(GOptionContext) ctx = g_option_context_new("[SCENARIO|TOPOLOGY]");
@@ -71,6 +90,8 @@ int cmd_run(int argc, char **argv)
 		fprintf(stderr, "cxlbed run: one scenario or topology at most\n");
 		return 2;
 	}
+	if (!parse_guest_clock("run", clock, &opts.host_clock))
+		return 2;
 	path = argc == 2 ? argv[1] : cxlbed_path(CXLBED_DEFAULT_SCENARIO);
 	rc = run_prepare(path, &scn, &topo);
 	if (rc)

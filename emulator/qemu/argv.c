@@ -283,6 +283,7 @@ GPtrArray *qemu_argv_build(const struct cb_topology *t,
 	g_autofree char *pid = qemu_pidfile(rundir, h);
 	struct qemu_pci_numbers n = { 0 };
 	struct cb_bridge *b;
+	bool guest_clock = o->plugin && o->guest_clock;
 
 	(void)t;
 	if (strchr(rundir, ',')) {
@@ -330,7 +331,8 @@ GPtrArray *qemu_argv_build(const struct cb_topology *t,
 	add(a, o->initrd ? o->initrd : CXLBED_DEFAULT_INITRD);
 	add(a, "-append");
 	addf(a, "console=ttyS0 loglevel=4 memhp_default_state=online_movable "
-	     "panic=-1 cxlbed.host=%s%s%s", h->id,
+	     "panic=-1 cxlbed.host=%s%s%s%s%s", h->id,
+	     guest_clock ? " " : "", guest_clock ? CXLBED_CLOCK_APPEND : "",
 	     o->append_extra && *o->append_extra ? " " : "",
 	     o->append_extra ? o->append_extra : "");
 	if (o->interactive) {
@@ -358,6 +360,14 @@ GPtrArray *qemu_argv_build(const struct cb_topology *t,
 	if (o->plugin) {
 		add(a, "-plugin");
 		add(a, o->plugin);
+	}
+	if (guest_clock) {
+		/* on pcie.0: left to itself it lands behind a CXL host bridge */
+		add(a, "-chardev");
+		addf(a, "socket,id=cxlbed-clock,fd=%d", CXLBED_CLOCK_QEMU_FD);
+		add(a, "-device");
+		addf(a, "ivshmem-doorbell,id=cxlbed-clock,chardev=cxlbed-clock,"
+		     "vectors=%d,ioeventfd=off,bus=pcie.0", h->cpus);
 	}
 	cb_foreach(h->bridges, struct cb_bridge, b) {
 		struct cb_port *p;
@@ -399,6 +409,8 @@ void qemu_opts_for_run(struct qemu_opts *o, const char *rundir)
 		.kernel = cxlbed_path(CXLBED_GUEST_KERNEL),
 		.initrd = cxlbed_path(CXLBED_DEFAULT_INITRD),
 		.rundir = rundir,
+		/* for debugging a guest: e.g. CXLBED_APPEND=loglevel=7 */
+		.append_extra = g_getenv("CXLBED_APPEND"),
 	};
 }
 

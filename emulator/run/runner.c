@@ -18,6 +18,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -127,15 +128,19 @@ static bool start_host(struct run *run, struct host_run *hr, GError **error)
 	g_autofree char *cmd_file = host_file(run, "qemu", hr->h, "cmdline");
 	g_autofree char *shell = NULL;
 	g_autofree char *plugin = NULL;
+	int clock[2] = { -1, -1 };
+	struct qemu_proc_fd fds[2];
+	bool guest_clock = run->opts->timing && !run->opts->host_clock;
 
 	qemu_opts_for_run(&qo, run->dir);
 	qo.interactive = run->opts->interactive;
 	if (run->opts->timing) {
 		plugin = timing_run_prepare(run->topo, hr->h, run->dir, run->res->run_id,
-					    arming_hosts(run), error);
+					    arming_hosts(run), guest_clock, error);
 		if (!plugin)
 			return false;
 		qo.plugin = plugin;
+		qo.guest_clock = guest_clock;
 		hr->timing_report = timing_report_path(run->dir, hr->h);
 	}
 	argv = qemu_argv_build(run->topo, hr->h, &qo, error);
@@ -145,8 +150,22 @@ static bool start_host(struct run *run, struct host_run *hr, GError **error)
 	g_file_set_contents(cmd_file, shell, -1, NULL);
 	hr->log = fopen(qmp_log, "we");
 	hr->t_spawn = g_get_monotonic_time();
-	hr->proc = qemu_proc_spawn(hr->h->id, argv,
-				   run->opts->interactive ? NULL : qemu_log, error);
+	/* the guest clock device: QEMU's end and the plugin's (argv.h) */
+	if (guest_clock &&
+	    socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, clock) < 0) {
+		g_set_error(error, G_IO_ERROR, g_io_error_from_errno(errno),
+			    "socketpair: %s", g_strerror(errno));
+		return false;
+	}
+	fds[0] = (struct qemu_proc_fd){ clock[0], CXLBED_CLOCK_QEMU_FD };
+	fds[1] = (struct qemu_proc_fd){ clock[1], CXLBED_CLOCK_PLUGIN_FD };
+	hr->proc = qemu_proc_spawn_fds(hr->h->id, argv,
+				       run->opts->interactive ? NULL : qemu_log,
+				       fds, guest_clock ? 2 : 0, error);
+	if (guest_clock) {
+		close(clock[0]);
+		close(clock[1]);
+	}
 	if (!hr->proc)
 		return false;
 	progress(hr->h->id, "qemu", "started (pid %d, %d vCPUs, %" G_GUINT64_FORMAT

@@ -18,6 +18,7 @@
 #define CXLBED_ROI_END		2	/* end it: the plugin reports it */
 #define CXLBED_ROI_ARM		3	/* start modeling (no region) */
 #define CXLBED_ROI_DUMP		4	/* write the report now */
+#define CXLBED_ROI_CLOCK	5	/* guest clock device; id: see cxlbed-clock.h */
 
 #define CXLBED_ROI_WORD(op, id) \
 	((CXLBED_ROI_SIG << 16) | (((op) & 0xfu) << 12) | ((id) & 0xfffu))

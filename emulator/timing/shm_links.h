@@ -17,7 +17,7 @@
 #define TM_MAX_VCPUS 32
 #define TM_MAX_SLOTS (TM_MAX_HOSTS * TM_MAX_VCPUS)
 #define TM_MAX_RES 64
-#define TM_SHM_MAGIC 0xCB5E7103u	/* bump when the layout changes */
+#define TM_SHM_MAGIC 0xCB5E7104u	/* bump when the layout changes */
 
 struct tm_shared {
 	uint32_t magic;
@@ -28,6 +28,7 @@ struct tm_shared {
 	int armed_hosts;	/* hosts that have started modeling */
 	uint64_t slot[TM_MAX_SLOTS];
 	uint64_t beat[TM_MAX_SLOTS];
+	uint32_t halted[TM_MAX_SLOTS];
 	struct mf_res res[TM_MAX_RES];
 };
 
