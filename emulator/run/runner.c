@@ -641,6 +641,7 @@ int runner_run(const struct scenario *s, const struct cb_topology *t,
 	res->started_at = g_date_time_format_iso8601(now);
 	res->boot_ready_s = -1;
 	res->timing_model = o->timing;
+	res->guest_clock = o->timing && !o->host_clock ? "modeled" : "host";
 	run.dir = o->out_dir ? g_strdup(o->out_dir) :
 		g_build_filename(cxlbed_path(CXLBED_RESULTS), res->run_id, NULL);
 	res->out_dir = g_strdup(run.dir);
