@@ -19,4 +19,4 @@ cxlbed: $(B)/obj/emulator/cli/main.o $(B)/libcxlbed-host.a
 	$(CC) $(CFLAGS) -o $@ $^ $(GLIB_LIBS) -lm
 
 ALL_TARGETS += cxlbed
-BENCHES += tests/bench/boot-ready.sh
+BENCHES += tests/bench/boot-ready.sh tests/bench/guest-clock.sh

@@ -312,7 +312,14 @@ GPtrArray *qemu_argv_build(const struct cb_topology *t,
 	 * which TCG runs byte by byte through CXL's MMIO path; first-touch
 	 * of CXL pages was ~4x slower (measured by the guest image work).
 	 */
-	add(a, "max,-hypervisor,-erms,-fsrm");
+	/*
+	 * -tsc with the guest clock: the guest TSC is the host's (TCG), and a
+	 * kernel that has one takes sched_clock from it, so task run times
+	 * (the scheduler, NUMA-balancing scan periods) would follow host
+	 * time. Without it sched_clock counts ticks of the modeled clock.
+	 */
+	add(a, guest_clock ? "max,-hypervisor,-erms,-fsrm,-tsc" :
+			     "max,-hypervisor,-erms,-fsrm");
 	add(a, "-nodefaults");
 	add(a, "-no-user-config");
 	add(a, "-display");

@@ -20,7 +20,7 @@
 #define CXLBED_CLOCK_QEMU_FD 100	/* QEMU's chardev end */
 #define CXLBED_CLOCK_PLUGIN_FD 101	/* the plugin's end (clock_fd=) */
 /* Kernel parameters of a guest in modeled time (see argv.c). */
-#define CXLBED_CLOCK_APPEND "nokaslr norandmaps no_timer_check tsc=unstable"
+#define CXLBED_CLOCK_APPEND "nokaslr norandmaps no_timer_check"
 
 /* Where the guest image worker leaves its output (repo-root relative). */
 #define CXLBED_DEFAULT_QEMU "qemu-system-x86_64"
