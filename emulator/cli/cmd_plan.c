@@ -101,7 +101,9 @@ static void print_host(const struct cb_topology *t, const struct cb_host *h,
 int cmd_plan(int argc, char **argv)
 {
 	g_autofree char *rundir = NULL;
+	g_autofree char *clock = NULL;
 	gboolean timing = FALSE, no_timing = FALSE;
+	bool host_clock = false;
 	GOptionEntry entries[] = {
 		{ "rundir", 0, 0, G_OPTION_ARG_FILENAME, &rundir,
 		  "Run directory the paths are shown in (default "
@@ -111,6 +113,8 @@ int cmd_plan(int argc, char **argv)
 		  "(cxlbed run --no-timing)", NULL },
 		{ "timing", 't', 0, G_OPTION_ARG_NONE, &timing,
 		  "With the timing model's -plugin (the default, as cxlbed run)", NULL },
+		{ "guest-clock", 0, 0, G_OPTION_ARG_STRING, &clock,
+		  GUEST_CLOCK_HELP, "modeled|host" },
 		{ NULL },
 	};
 	g_autoptr(GOptionContext) ctx = g_option_context_new(
@@ -133,6 +137,8 @@ int cmd_plan(int argc, char **argv)
 			   error->message);
 		return 2;
 	}
+	if (!parse_guest_clock("plan", clock, &host_clock))
+		return 2;
 	if (argc != 2) {
 		g_printerr("cxlbed plan: give exactly one TOPOLOGY file, e.g. "
 			   "cxlbed plan topologies/default.topo\n");
@@ -157,10 +163,11 @@ int cmd_plan(int argc, char **argv)
 	cb_foreach(t->hosts, struct cb_host, h) {
 		/* a topology runs its default workloads: no host waits for others */
 		g_autofree char *plugin = !no_timing ?
-			timing_plugin_arg(h, o.rundir, "RUN_ID", 1) : NULL;
+			timing_plugin_arg(h, o.rundir, "RUN_ID", 1, !host_clock) : NULL;
 		g_autoptr(GPtrArray) a = NULL;
 
 		o.plugin = plugin;
+		o.guest_clock = !no_timing && !host_clock;
 		a = qemu_argv_build(t, h, &o, &error);
 		if (!a) {
 			g_printerr("cxlbed plan: %s\n", error->message);

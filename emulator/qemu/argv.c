@@ -332,6 +332,7 @@ GPtrArray *qemu_argv_build(const struct cb_topology *t,
 	g_autofree char *hmat = qemu_hmat_file(rundir, h);
 	struct qemu_pci_numbers n = { 0 };
 	struct cb_bridge *b;
+	bool guest_clock = o->plugin && o->guest_clock;
 
 	if (strpbrk(rundir, ",:")) {
 		/*
@@ -362,7 +363,14 @@ GPtrArray *qemu_argv_build(const struct cb_topology *t,
 	 * which TCG runs byte by byte through CXL's MMIO path; first-touch
 	 * of CXL pages was ~4x slower (measured by the guest image work).
 	 */
-	add(a, "max,-hypervisor,-erms,-fsrm");
+	/*
+	 * -tsc with the guest clock: the guest TSC is the host's (TCG), and a
+	 * kernel that has one takes sched_clock from it, so task run times
+	 * (the scheduler, NUMA-balancing scan periods) would follow host
+	 * time. Without it sched_clock counts ticks of the modeled clock.
+	 */
+	add(a, guest_clock ? "max,-hypervisor,-erms,-fsrm,-tsc" :
+			     "max,-hypervisor,-erms,-fsrm");
 	add(a, "-nodefaults");
 	add(a, "-no-user-config");
 	add(a, "-display");
@@ -388,7 +396,8 @@ GPtrArray *qemu_argv_build(const struct cb_topology *t,
 	add(a, o->initrd ? o->initrd : CXLBED_DEFAULT_INITRD);
 	add(a, "-append");
 	addf(a, "console=ttyS0 loglevel=4 memhp_default_state=online_movable "
-	     "panic=-1 cxlbed.host=%s%s%s", h->id,
+	     "panic=-1 cxlbed.host=%s%s%s%s%s", h->id,
+	     guest_clock ? " " : "", guest_clock ? CXLBED_CLOCK_APPEND : "",
 	     o->append_extra && *o->append_extra ? " " : "",
 	     o->append_extra ? o->append_extra : "");
 	if (o->interactive) {
@@ -417,6 +426,14 @@ GPtrArray *qemu_argv_build(const struct cb_topology *t,
 	if (o->plugin) {
 		add(a, "-plugin");
 		add(a, o->plugin);
+	}
+	if (guest_clock) {
+		/* on pcie.0: left to itself it lands behind a CXL host bridge */
+		add(a, "-chardev");
+		addf(a, "socket,id=cxlbed-clock,fd=%d", CXLBED_CLOCK_QEMU_FD);
+		add(a, "-device");
+		addf(a, "ivshmem-doorbell,id=cxlbed-clock,chardev=cxlbed-clock,"
+		     "vectors=%d,ioeventfd=off,bus=pcie.0", h->cpus);
 	}
 	cb_foreach(h->bridges, struct cb_bridge, b) {
 		struct cb_port *p;
@@ -457,6 +474,8 @@ void qemu_opts_for_run(struct qemu_opts *o, const char *rundir)
 		.kernel = cxlbed_path(CXLBED_GUEST_KERNEL),
 		.initrd = cxlbed_path(CXLBED_DEFAULT_INITRD),
 		.rundir = rundir,
+		/* for debugging a guest: e.g. CXLBED_APPEND=loglevel=7 */
+		.append_extra = g_getenv("CXLBED_APPEND"),
 	};
 }
 

@@ -12,6 +12,16 @@
 #include <glib.h>
 #include <stdbool.h>
 
+/*
+ * The guest clock (docs/timing-model.md, "Guest time"): an ivshmem-doorbell
+ * device whose server is the timing plugin, joined by a socketpair the
+ * runner hands QEMU as these descriptor numbers.
+ */
+#define CXLBED_CLOCK_QEMU_FD 100	/* QEMU's chardev end */
+#define CXLBED_CLOCK_PLUGIN_FD 101	/* the plugin's end (clock_fd=) */
+/* Kernel parameters of a guest in modeled time (see argv.c). */
+#define CXLBED_CLOCK_APPEND "nokaslr norandmaps no_timer_check"
+
 /* Where the guest image worker leaves its output (repo-root relative). */
 #define CXLBED_DEFAULT_QEMU "qemu-system-x86_64"
 #define CXLBED_DEFAULT_INITRD "build/guest/initramfs.cpio.gz"
@@ -23,6 +33,7 @@ struct qemu_opts {
 	const char *rundir;	/* sockets, logs, CDAT and pool files */
 	const char *append_extra;	/* added to the kernel command line */
 	const char *plugin;	/* full -plugin value, or NULL */
+	bool guest_clock;	/* with the plugin: the guest clock device */
 	bool interactive;	/* serial on stdio instead of a log file */
 };
 

@@ -93,6 +93,14 @@ int qemu_proc_interrupted(void)
 struct qemu_proc *qemu_proc_spawn(const char *name, GPtrArray *argv,
 				  const char *log_path, GError **error)
 {
+	return qemu_proc_spawn_fds(name, argv, log_path, NULL, 0, error);
+}
+
+struct qemu_proc *qemu_proc_spawn_fds(const char *name, GPtrArray *argv,
+				      const char *log_path,
+				      const struct qemu_proc_fd *fds, int n,
+				      GError **error)
+{
 	int logfd = -1, errpipe[2];
 	pid_t parent = getpid(), pid;
 	struct qemu_proc *p;
@@ -131,6 +139,10 @@ struct qemu_proc *qemu_proc_spawn(const char *name, GPtrArray *argv,
 			dup2(logfd, 1);
 			dup2(logfd, 2);
 		}
+		/* dup2 clears close-on-exec on the new number */
+		for (int i = 0; i < n; i++)
+			if (dup2(fds[i].fd, fds[i].as) < 0)
+				_exit(127);
 		execvp(g_ptr_array_index(argv, 0), (char **)argv->pdata);
 		int e = errno;
 		(void)!write(errpipe[1], &e, sizeof(e));

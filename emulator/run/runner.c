@@ -26,6 +26,7 @@
 #include <math.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
 #include <sys/wait.h>
@@ -219,6 +220,9 @@ static bool start_host(struct run *run, struct host_run *hr, GError **error)
 	g_autofree char *cmd_file = host_file(run, "qemu", hr->h, "cmdline");
 	g_autofree char *shell = NULL;
 	g_autofree char *plugin = NULL;
+	int clock[2] = { -1, -1 };
+	struct qemu_proc_fd fds[2];
+	bool guest_clock = run->opts->timing && !run->opts->host_clock;
 
 	qemu_opts_for_run(&qo, run->dir);
 	qo.interactive = run->opts->interactive;
@@ -226,10 +230,11 @@ static bool start_host(struct run *run, struct host_run *hr, GError **error)
 		qo.initrd = run->initrd;
 	if (run->opts->timing) {
 		plugin = timing_run_prepare(run->topo, hr->h, run->dir, run->res->run_id,
-					    arming_hosts(run), error);
+					    arming_hosts(run), guest_clock, error);
 		if (!plugin)
 			return false;
 		qo.plugin = plugin;
+		qo.guest_clock = guest_clock;
 		hr->timing_report = timing_report_path(run->dir, hr->h);
 	}
 	argv = qemu_argv_build(run->topo, hr->h, &qo, error);
@@ -239,8 +244,22 @@ static bool start_host(struct run *run, struct host_run *hr, GError **error)
 	g_file_set_contents(cmd_file, shell, -1, NULL);
 	hr->log = fopen(qmp_log, "we");
 	hr->t_spawn = g_get_monotonic_time();
-	hr->proc = qemu_proc_spawn(hr->h->id, argv,
-				   run->opts->interactive ? NULL : qemu_log, error);
+	/* the guest clock device: QEMU's end and the plugin's (argv.h) */
+	if (guest_clock &&
+	    socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, clock) < 0) {
+		g_set_error(error, G_IO_ERROR, g_io_error_from_errno(errno),
+			    "socketpair: %s", g_strerror(errno));
+		return false;
+	}
+	fds[0] = (struct qemu_proc_fd){ clock[0], CXLBED_CLOCK_QEMU_FD };
+	fds[1] = (struct qemu_proc_fd){ clock[1], CXLBED_CLOCK_PLUGIN_FD };
+	hr->proc = qemu_proc_spawn_fds(hr->h->id, argv,
+				       run->opts->interactive ? NULL : qemu_log,
+				       fds, guest_clock ? 2 : 0, error);
+	if (guest_clock) {
+		close(clock[0]);
+		close(clock[1]);
+	}
 	if (!hr->proc)
 		return false;
 	run_state_qemu(run->state, hr->h->id, hr->proc->pid);
@@ -919,6 +938,7 @@ int runner_run(const struct scenario *s, const struct cb_topology *t,
 	res->started_at = g_date_time_format_iso8601(now);
 	res->boot_ready_s = -1;
 	res->timing_model = o->timing;
+	res->guest_clock = o->timing && !o->host_clock ? "modeled" : "host";
 	run.dir = o->out_dir ? g_strdup(o->out_dir) :
 		g_build_filename(cxlbed_path(CXLBED_RESULTS), res->run_id, NULL);
 	res->out_dir = g_strdup(run.dir);

@@ -17,6 +17,16 @@ void write_report(void)
 		.sync_timeouts = tp.sync_timeouts,
 		.stale_rejoins = tp.stale_rejoins,
 		.share_waits = tp.share_waits, .armed = tp.armed == 2,
+		.clock = {
+			.on = tp.guest_time, .irqs = tp.cs.irqs,
+			.handled = tp.cs.handled, .stray = tp.cs.stray,
+			.late_mean_ns = tp.cs.handled ?
+				tp.cs.late_sum_ns / tp.cs.handled : 0,
+			.late_max_ns = tp.cs.late_max_ns,
+			.warps = tp.cs.warps, .warped_ns = tp.cs.warped_ns,
+			.ring_timeouts = tp.cs.ring_timeouts,
+			.kick_timeouts = tp.cs.kick_timeouts,
+		},
 	};
 	char *err = NULL;
 
@@ -61,9 +71,12 @@ static void roi_point_of(struct vcpu *v, unsigned int vi, struct roi_point *p)
 		if (!o)
 			continue;
 		p->insns += insns_of(i);
+		p->kernel_insns += ((struct vcpu_counts *)
+				    qemu_plugin_scoreboard_find(tp.sb, i))->kernel_insns;
 		add_stats(&p->st, &o->mem.st);
 	}
 	p->res = tp.mine;
+	p->clock_irqs = tp.cs.irqs;
 }
 
 /*
@@ -99,6 +112,10 @@ void on_marker(unsigned int vi, void *udata)
 					   __ATOMIC_ACQ_REL);
 		}
 		wait_for_hosts();
+	}
+	if (op == CXLBED_ROI_CLOCK) {
+		clock_marker(vi, id);
+		return;
 	}
 	v = vcpu_get(vi);
 	if (!v)

@@ -35,6 +35,7 @@ struct tm_shared {
 	uint32_t config_gen[TM_MAX_HOSTS];
 	uint64_t slot[TM_MAX_SLOTS];
 	uint64_t beat[TM_MAX_SLOTS];
+	uint32_t halted[TM_MAX_SLOTS];
 	struct mf_res res[TM_MAX_RES];
 };
 

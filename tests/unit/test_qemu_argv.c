@@ -95,6 +95,18 @@ static void test_default(void)
 		NULL) && has(a, "-serial", "chardev:con0"),
 	   "pidfile, QMP, agent and console paths in the run dir");
 	ok(has(a, "-plugin", "file=libtiming.so,ns=1"), "plugin passed through");
+	ok(!find(a, "-device", "ivshmem", NULL) &&
+	   !find(a, "-append", "nokaslr", NULL),
+	   "no guest clock device unless asked for");
+	g_ptr_array_unref(a);
+	o.guest_clock = true;
+	a = qemu_argv_build(t, g_ptr_array_index(t->hosts, 0), &o, &err);
+	ok(find(a, "-chardev", "socket,id=cxlbed-clock,fd=100", NULL) &&
+	   find(a, "-device", "ivshmem-doorbell,id=cxlbed-clock,"
+		"chardev=cxlbed-clock,vectors=2,", "bus=pcie.0", NULL) &&
+	   find(a, "-append", " " CXLBED_CLOCK_APPEND, NULL),
+	   "guest clock: doorbell on pcie.0 with a vector per vCPU, fd 100, "
+	   "its kernel parameters");
 	ok(find(a, "-device", "pxb-cxl,bus_nr=16,bus=pcie.0,id=hb0",
 		"hdm_for_passthrough=on", NULL) &&
 	   find(a, "-device", "cxl-rp,port=0,bus=hb0,id=rp0", NULL) &&
@@ -268,7 +280,7 @@ int main(void)
 	const char *names[] = { "direct", "interleave2-rp", "default",
 				"cascade", "shared-pool" };
 
-	plan(12 + 2 + 3 + G_N_ELEMENTS(names));
+	plan(14 + 2 + 3 + G_N_ELEMENTS(names));
 	test_default();
 	test_interactive();
 	test_pool();
