@@ -32,7 +32,9 @@ apart() {  # column $2 of $1.q and $1.b that differ by more than 2%
 quiet_and_busy() {
 	scn=$top/tests/data/$1 name=$2
 	"$cxlbed" run --out "$outroot/$name-quiet" "$scn" >"$outroot/$name-quiet.log" 2>&1
-	ok $? "$name, quiet host: run passes"
+	rc=$?
+	ok $rc "$name, quiet host: run passes"
+	[ $rc -eq 0 ] || tail -n 25 "$outroot/$name-quiet.log" | diag
 	spin & s1=$!
 	spin & s2=$!
 	"$cxlbed" run --out "$outroot/$name-busy" "$scn" >"$outroot/$name-busy.log" 2>&1
@@ -40,6 +42,7 @@ quiet_and_busy() {
 	kill $s1 $s2
 	wait $s1 $s2 2>/dev/null
 	ok $rc "$name, both host cores busy: run passes"
+	[ $rc -eq 0 ] || tail -n 25 "$outroot/$name-busy.log" | diag
 	figures "$outroot/$name-quiet" >"$outroot/$name.q"
 	figures "$outroot/$name-busy" >"$outroot/$name.b"
 	sed 's/^/quiet: /' "$outroot/$name.q" | diag
@@ -68,6 +71,7 @@ three_runs() {
 		rc=$?
 		[ $r = 3 ] && { kill $s1 $s2; wait $s1 $s2 2>/dev/null; }
 		ok $rc "$name, run $r$([ $r = 3 ] && echo ', both host cores busy'): run passes"
+		[ $rc -eq 0 ] || tail -n 25 "$outroot/$name-$r.log" | diag
 		all_figures "$outroot/$name-$r" >"$outroot/$name.$r"
 	done
 	paste -d' ' "$outroot/$name.1" "$outroot/$name.2" "$outroot/$name.3" | diag
