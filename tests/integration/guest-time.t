@@ -11,7 +11,6 @@ need_image
 plan 12
 HZ=250	# the Debian guest kernel's CONFIG_HZ
 
-spin() { while :; do :; done; }
 scn=$top/tests/data/guest-time.scn
 "$cxlbed" run --out "$outroot/quiet" "$scn" >"$outroot/quiet.log" 2>&1
 ok $? "quiet host: run passes"

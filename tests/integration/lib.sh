@@ -54,6 +54,41 @@ run_scn() {  # run_scn DIR SCN
 	check "$(basename "$2" .scn): verdict pass" [ "$(sj "$1" .verdict)" = pass ]
 }
 
+# A host core kept busy (host-load tests): spin &
+spin() { while :; do :; done; }
+
+# Every modeled figure of run DIR, one "WORKLOAD@HOST+NODE.KEY VALUE" a line.
+all_figures() {
+	jq -r '.workloads[] | .name as $n | .host as $h | (.node // "") as $node |
+		(.output.modeled // {} | del(.rois) | to_entries[] |
+		 "\($n)@\($h)\($node).\(.key) \(.value)")' "$1/summary.json" | sort
+}
+
+# three_runs SCENARIO NAME: three runs into $outroot/NAME-1..3, the last
+# with both host cores spinning; every modeled figure the same within 1%.
+three_runs() {
+	tr_scn=$1 tr_name=$2
+	for r in 1 2 3; do
+		[ $r = 3 ] && { spin & s1=$!; spin & s2=$!; }
+		"$cxlbed" run --out "$outroot/$tr_name-$r" "$tr_scn" >"$outroot/$tr_name-$r.log" 2>&1
+		rc=$?
+		[ $r = 3 ] && { kill $s1 $s2; wait $s1 $s2 2>/dev/null; }
+		ok $rc "$tr_name, run $r$([ $r = 3 ] && echo ', both host cores busy'): run passes"
+		[ $rc -eq 0 ] || tail -n 25 "$outroot/$tr_name-$r.log" | diag
+		all_figures "$outroot/$tr_name-$r" >"$outroot/$tr_name.$r"
+	done
+	paste -d' ' "$outroot/$tr_name.1" "$outroot/$tr_name.2" "$outroot/$tr_name.3" | diag
+	check "$tr_name: the same modeled figures in every run" \
+		sh -c "[ \"\$(cut -d' ' -f1 '$outroot/$tr_name.1')\" = \"\$(cut -d' ' -f1 '$outroot/$tr_name.2')\" ] &&
+			[ \"\$(cut -d' ' -f1 '$outroot/$tr_name.1')\" = \"\$(cut -d' ' -f1 '$outroot/$tr_name.3')\" ] &&
+			[ -s '$outroot/$tr_name.1' ]"
+	far=$(paste -d' ' "$outroot/$tr_name.1" "$outroot/$tr_name.2" "$outroot/$tr_name.3" | awk '{
+		lo = $2; hi = $2
+		for (i = 4; i <= 6; i += 2) { if ($i < lo) lo = $i; if ($i > hi) hi = $i }
+		if (lo <= 0 || (hi - lo) / lo > 0.01) print $1 ": " $2 " " $4 " " $6 }')
+	check "$tr_name: every figure within 1% over the three runs${far:+ ($far)}" [ -z "$far" ]
+}
+
 # A resource's configured read GB/s from a host's timing-model report.
 link_rate() {  # link_rate DIR RESOURCE [HOST]
 	jq -r ".links[] | select(.name==\"$2\") | .read_gbps_cap" "$1/timing-${3:-h0}.json" 2>/dev/null

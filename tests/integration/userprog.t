@@ -57,7 +57,7 @@ out=$outroot/redis
 "$cxlbed" run --out "$out" "$top/tests/data/userprog-redis.scn" >"$outroot/redis.out" 2>"$outroot/redis.err"
 check "redis-benchmark ran against redis-server on node 0 and on node 1" both workload:redis
 check "its requests counted and modeled on both nodes; CXL/local reported" \
-	[ "$(w redis 0 '.output.figures.count == 96000 and .output.modeled.per_s > 0')/$(w redis 1 '.output.vs_local.modeled_per_s > 0')" = "true/true" ]
+	[ "$(w redis 0 '.output.figures.count == 192000 and .output.modeled.per_s > 0')/$(w redis 1 '.output.vs_local.modeled_per_s > 0')" = "true/true" ]
 figures redis requests | diag
 agrees redis "redis-benchmark's requests per second agree within 5% with requests over modeled time"
 check "no QEMU left behind (redis)" no_qemu_left "$out"
