@@ -128,7 +128,8 @@ void cxlpool_objs_close(struct cxlpool_objs *o);
 
 struct cxlpool_stats {
 	uint64_t fast_used, far_used;	/* bytes placed now */
-	uint64_t promoted, demoted;	/* bytes moved by heat (pages, objects) */
+	uint64_t promoted, demoted;	/* bytes of managed pages moved by heat */
+	uint64_t copied;		/* bytes of objects copied into caches */
 	uint64_t staged_in, staged_out;	/* bytes copied by streams */
 	uint64_t accesses, hits;	/* stream blocks + objects: fast on use */
 	uint64_t pf_issued, pf_timely, pf_late, pf_useless;

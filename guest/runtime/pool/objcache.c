@@ -198,7 +198,7 @@ void cp_objs_stats(struct cxlpool_objs *o, struct cxlpool_stats *st)
 	/* called with p->lock held */
 	st->accesses += LOAD(o->lookups);
 	st->hits += LOAD(o->hits);
-	st->promoted += o->promoted;
+	st->copied += o->promoted;
 	st->mover_ns += o->copy_ns;
 }
 

@@ -494,6 +494,7 @@ void cp_stats_add(struct cxlpool_stats *to, const struct cxlpool_stats *from)
 {
 	to->promoted += from->promoted;
 	to->demoted += from->demoted;
+	to->copied += from->copied;
 	to->staged_in += from->staged_in;
 	to->staged_out += from->staged_out;
 	to->accesses += from->accesses;
