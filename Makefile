@@ -2,7 +2,9 @@
 # own fragment (*.mk) so that parts can grow without touching this file.
 #
 #   make          the CLI (./cxlbed), guest image, timing plugin, runtime
-#   make check    build, then run the TAP suite with prove
+#   make check    build, then run the TAP suite with prove, the sanitizer
+#                 stage and a bounded fuzz run
+#   make fuzz     build the fuzz targets (build/fuzz/fuzz-*)
 #   make bench    benchmarks that print figures
 ifeq ($(wildcard config.mk),)
 $(error config.mk missing: run ./configure (and sudo ci/deps if it asks))
@@ -33,10 +35,16 @@ include tests/tests.mk
 all: $(ALL_TARGETS)
 
 # Unit TAP programs first (seconds), then the integration tests that boot
-# guests. PROVE_ARGS narrows the run: make check PROVE_ARGS=tests/integration/plan.t
+# guests, then the unit tests again under ASan+UBSan and a bounded fuzz run
+# of the topology and scenario parsers (tests/asan.mk, tests/fuzz/fuzz.mk).
+# PROVE_ARGS narrows the run to those tests alone:
+#   make check PROVE_ARGS=tests/integration/plan.t
 TAP_TESTS = $(sort $(UNIT_TESTS)) $(sort $(wildcard tests/integration/*.t))
 check: all $(UNIT_TESTS)
 	prove $(if $(V),-v) $(or $(PROVE_ARGS),$(TAP_TESTS))
+ifeq ($(PROVE_ARGS),)
+	$(MAKE) --no-print-directory check-asan check-fuzz
+endif
 
 bench: all
 	@set -e; for b in $(BENCHES); do echo "== $$b"; $$b; done

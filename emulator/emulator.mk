@@ -20,4 +20,5 @@ cxlbed: $(B)/obj/emulator/cli/main.o $(B)/libcxlbed-host.a
 	$(CC) $(CFLAGS) -o $@ $^ $(GLIB_LIBS) -lm
 
 ALL_TARGETS += cxlbed
-BENCHES += tests/bench/boot-ready.sh tests/bench/run-timing.sh
+BENCHES += tests/bench/boot-ready.sh tests/bench/run-timing.sh tests/bench/fm-bind.sh \
+	tests/bench/plan-scale.sh tests/bench/guest-clock.sh

@@ -32,6 +32,9 @@ GUEST_IMAGE := $(B)/guest/initramfs.cpio.gz $(B)/guest/vmlinuz $(B)/guest/vmlinu
 	$(B)/guest/initramfs.manifest
 $(GUEST_IMAGE) &: guest/image/mkinitramfs.sh guest/image/init guest/image/inittab \
 		$(KERNEL_DEB) $(BUSYBOX) $(GUEST_BIN)/cxlbed-agent
-	sh guest/image/mkinitramfs.sh $(KERNEL_DEB) $(BUSYBOX) $(GUEST_BIN) $(B)/guest
+	sh guest/image/mkinitramfs.sh $(KERNEL_DEB) $(BUSYBOX) $(GUEST_BIN) $(B)/guest \
+		$(B)/guest/kmod
 
 ALL_TARGETS += $(GUEST_BIN)/cxlbed-agent $(GUEST_IMAGE)
+
+include guest/clock/clock.mk

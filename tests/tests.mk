@@ -7,3 +7,9 @@ $(B)/tests/%: tests/unit/%.c tests/unit/tap.h $(B)/libcxlbed-host.a
 	@mkdir -p $(@D) $(B)/obj/tests
 	$(CC) $(BASE_CFLAGS) -MF $(B)/obj/tests/$*.d $(CFLAGS) $(GLIB_CFLAGS) $(HOST_INC) -Itests/unit \
 		-DSRCDIR='"$(CURDIR)"' -o $@ $< $(B)/libcxlbed-host.a $(GLIB_LIBS) -lm
+
+# Sanitized builds: fuzz targets (tests/fuzz/) and the unit tests under
+# ASan+UBSan (tests/asan.mk); both are part of a full `make check`.
+CLANG ?= clang
+include tests/fuzz/fuzz.mk
+include tests/asan.mk

@@ -6,6 +6,7 @@
 #include "wl.h"
 
 static const volatile char *evict_buf;
+static void *dirty_buf;
 static size_t evict_bytes;
 static volatile uint64_t sink;
 
@@ -24,4 +25,18 @@ void wl_evict(void)
 	for (size_t off = 0; off < evict_bytes; off += WL_LINE)
 		s += evict_buf[off];
 	sink = s;
+}
+
+void wl_evict_dirty_init(void *buf)
+{
+	dirty_buf = buf;
+}
+
+void wl_evict_dirty(int kind)
+{
+	struct wl_moved m = { 0 };
+
+	if (dirty_buf)
+		wl_pass((void *)dirty_buf, evict_bytes / WL_LINE, kind, false, 1,
+			&m);
 }

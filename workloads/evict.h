@@ -20,4 +20,17 @@ void wl_evict_init(const char *name, size_t bytes);
 /* Read it through on the calling CPU: its L1/L2 and the shared LLC. */
 void wl_evict(void);
 
+/*
+ * Before a phase that writes: leave the LLC as the steady state of that
+ * phase leaves it, full of lines of the memory being measured, dirty where
+ * the phase writes. Each line the phase then brings in evicts one of them,
+ * written back over the same path when dirty: the phase's figure includes
+ * its writes (a buffer smaller than the LLC would otherwise stay in it,
+ * dirty, past the end of the phase). @buf is wl_evict_init's size of that
+ * memory (a node's pages or devdax), mapped.
+ */
+void wl_evict_dirty_init(void *buf);
+/* Run a pass of @kind (pass.h) over that buffer (after wl_evict()). */
+void wl_evict_dirty(int kind);
+
 #endif

@@ -6,6 +6,8 @@
  * phase (kind) is one region of interest per thread, ids in roi.h.
  * With --dax daxN.M the buffers are back to back in the devdax device
  * instead (a shared pool: every host streams the same bytes).
+ * A phase that writes starts with the LLC full of dirty lines of the
+ * measured memory (evict.h), so that its figure includes write-backs.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -44,6 +46,9 @@ static void phase(struct streamer *s, int kind)
 	double t0 = 0;
 
 	wl_evict();
+	pthread_barrier_wait(&bar);
+	if (kind != WL_READ && s->k == 0)
+		wl_evict_dirty(kind);
 	pthread_barrier_wait(&bar);
 	if (s->k == 0)
 		t0 = wl_now();
@@ -90,6 +95,7 @@ int main(int argc, char **argv)
 	struct streamer s[WL_MAX_THREADS];
 	double placed = 1.0;
 	char *dax = NULL;
+	bool writes;
 
 	cxlbed_roi_arm();	/* early: arming re-reads the plugin's config */
 	wl_parse("stream", argc, argv, &o, WL_OPT_THREADS | WL_OPT_MIX |
@@ -98,13 +104,19 @@ int main(int argc, char **argv)
 		wl_fail("stream", "--bytes must hold at least one %d-byte line",
 			WL_LINE);
 	o.bytes -= o.bytes % WL_LINE;
+	writes = o.evict && (o.kinds & ~(1u << WL_READ));
 	if (o.threads > wl_ncpus())
 		wl_fail("stream", "--threads %d: only %d vCPUs (one thread each)",
 			o.threads, wl_ncpus());
 	wl_evict_init("stream", o.evict);
 	pthread_barrier_init(&bar, NULL, o.threads);
+	/* the dirty eviction buffer follows the streams' buffers */
 	if (o.dax)
-		dax = wl_map_dax("stream", o.dax, o.threads * o.bytes);
+		dax = wl_map_dax("stream", o.dax, o.threads * o.bytes +
+				 (writes ? o.evict : 0));
+	if (writes)
+		wl_evict_dirty_init(dax ? dax + o.threads * o.bytes :
+				    wl_alloc_on_node("stream", o.evict, o.node));
 	for (int k = 0; k < o.threads; k++)
 		s[k] = (struct streamer){ .k = k, .placed = 1.0,
 					  .buf = dax ? dax + k * o.bytes : NULL };

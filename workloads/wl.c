@@ -92,7 +92,7 @@ static int parse_chain(const char *name, const char *s)
 
 static __attribute__((noreturn)) void usage(const char *name, unsigned int accept)
 {
-	printf("usage: cxlbed-%s [--node N] [--bytes SIZE] [--evict SIZE]%s%s%s%s%s%s%s%s%s\n"
+	printf("usage: cxlbed-%s [--node N] [--bytes SIZE] [--evict SIZE]%s%s%s%s%s%s%s%s%s%s%s\n"
 	       "Prints one JSON object line with the result.\n", name,
 	       accept & WL_OPT_ACCESSES ? " [--accesses N]" : "",
 	       accept & WL_OPT_SECONDS ? " [--seconds S]" : "",
@@ -103,7 +103,9 @@ static __attribute__((noreturn)) void usage(const char *name, unsigned int accep
 	       accept & WL_OPT_LOAD ?
 			" [--load-threads N] [--stream-bytes SIZE] [--neighbour HOST]" : "",
 	       accept & WL_OPT_DAX ? " [--dax daxN.M]" : "",
-	       accept & WL_OPT_CHAIN ? " [--chain stored|computed|auto]" : "");
+	       accept & WL_OPT_CHAIN ? " [--chain stored|computed|auto]" : "",
+	       accept & WL_OPT_MARKERS ? " [--no-markers]" : "",
+	       accept & WL_OPT_SLEEP ? " [--sleep S]" : "");
 	if (accept & WL_OPT_CHAIN)
 		printf("--chain: how the chase finds its next line. stored: pointers kept\n"
 		       "  in the lines (default without --dax). computed: from a counter,\n"
@@ -111,6 +113,9 @@ static __attribute__((noreturn)) void usage(const char *name, unsigned int accep
 		       "  for memory that keeps no data, as QEMU 10 does behind a second\n"
 		       "  switch level (timing-model figures only). auto (default with\n"
 		       "  --dax): stored if a sample of it reads back, else computed.\n");
+	if (accept & WL_OPT_MARKERS)
+		printf("--no-markers: no region-of-interest markers; the figure is the\n"
+		       "  guest's own clock (modeled time with cxlbed's guest clock).\n");
 	exit(0);
 }
 
@@ -134,6 +139,8 @@ void wl_parse(const char *name, int argc, char **argv, struct wl_opts *o,
 		{ { "neighbour", required_argument, NULL, 'N' }, WL_OPT_LOAD },
 		{ { "dax", required_argument, NULL, 'd' }, WL_OPT_DAX },
 		{ { "chain", required_argument, NULL, 'c' }, WL_OPT_CHAIN },
+		{ { "no-markers", no_argument, NULL, 'M' }, WL_OPT_MARKERS },
+		{ { "sleep", required_argument, NULL, 'z' }, WL_OPT_SLEEP },
 	};
 	enum { N = sizeof(opts) / sizeof(opts[0]) };
 	struct option longopts[N + 1];
@@ -163,6 +170,8 @@ void wl_parse(const char *name, int argc, char **argv, struct wl_opts *o,
 		case 'd': o->dax = optarg; break;
 		case 'N': o->neighbour = optarg; break;
 		case 'c': chain = parse_chain(name, optarg); break;
+		case 'M': o->no_markers = 1; break;
+		case 'z': o->sleep = strtod(optarg, NULL); break;
 		case 'h': usage(name, accept);
 		default:
 			wl_fail(name, "bad option (see --help)");

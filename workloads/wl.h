@@ -19,6 +19,8 @@ enum {
 	WL_OPT_LOAD		= 1 << 6,	/* --load-threads, --stream-bytes */
 	WL_OPT_DAX		= 1 << 7,	/* --dax daxN.M */
 	WL_OPT_CHAIN		= 1 << 8,	/* --chain stored|computed|auto */
+	WL_OPT_MARKERS		= 1 << 9,	/* --no-markers */
+	WL_OPT_SLEEP		= 1 << 10,	/* --sleep S */
 };
 
 struct wl_opts {
@@ -26,6 +28,7 @@ struct wl_opts {
 	size_t bytes;
 	uint64_t accesses;
 	double seconds;
+	double sleep;		/* --sleep: seconds to sleep (cxlbed-timecheck) */
 	int threads;
 	unsigned int kinds;	/* bit per enum wl_kind (pass.h) */
 	int random;		/* --pattern random */
@@ -37,6 +40,7 @@ struct wl_opts {
 	const char *neighbour;	/* cxlbed-loaded: the host that only streams */
 	int chain;		/* enum wl_chain_mode (cycle.h); without
 				 * --chain: auto with --dax, else stored */
+	int no_markers;		/* --no-markers: time with the guest clock only */
 };
 
 /* Parse the common options plus those in @accept; exits on error. */

@@ -2,7 +2,7 @@
 # Each prints exactly one JSON object line. Built into $(B)/guest/bin/ so
 # that the guest image carries them. Region-of-interest markers come from
 # the timing plugin's header (emulator/timing/cxlbed-roi.h).
-WL_PROGS := chase stream loaded verify
+WL_PROGS := chase stream loaded verify ldshift timecheck
 WL_BINS := $(WL_PROGS:%=$(B)/guest/bin/cxlbed-%)
 WL_CFLAGS := $(BASE_CFLAGS) $(CFLAGS) -pthread -Iemulator/timing
 # Helpers shared by the programs; the archive lets each take what it uses.

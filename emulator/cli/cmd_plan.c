@@ -1,19 +1,68 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * cxlbed plan TOPOLOGY: validate and print each host's QEMU command line.
- * Starts nothing and writes nothing; CDAT and pool paths are shown where a
- * run would put them.
+ * Starts nothing and writes nothing; CDAT, SRAT/HMAT and pool paths are
+ * shown where a run would put them.
  */
 #include "commands.h"
 #include "data_check.h"
+#include "acpi_numa.h"
 #include "argv.h"
 #include "cdat.h"
 #include "error.h"
 #include "pci_numbers.h"
+#include "timing_limits.h"
 #include "timing_run.h"
 #include "topology.h"
 
 #include <stdio.h>
+
+/* Where the fabric manager may bind pool LDs on @h, and what they cost. */
+static void print_ld_ports(const struct cb_topology *t, const struct cb_host *h)
+{
+	g_autoptr(GPtrArray) ports = topology_host_ld_ports(t, h);
+	struct cb_pool *pool;
+	struct cb_port *port;
+
+	cb_foreach(t->pools, struct cb_pool, pool) {
+		const struct cb_ld *ld;
+
+		if (!topology_pool_lends_to(pool, h))
+			continue;
+		ld = g_ptr_array_index(pool->lds, 0);
+		cb_foreach(ports, struct cb_port, port) {
+			struct cb_device *d = topology_ld_device(ld, port);
+			const struct cb_path *p = cb_device_path(d);
+
+			printf("#   LD port %s: pool %s lends %u x %lluM here at run time "
+			       "(%s.ldN, sn=0x%llx..); path %s: idle read %g ns, write %g ns\n",
+			       port->id, pool->id, pool->lds->len,
+			       (unsigned long long)(pool->ld_size / CB_MIB), pool->id,
+			       (unsigned long long)ld->serial, p->text,
+			       p->latency_ns[CB_READ], p->latency_ns[CB_WRITE]);
+			topology_ld_device_free(d);
+		}
+	}
+}
+
+/* Each region's proximity domain and what the guest's HMAT says of it. */
+static void print_numa(const struct cb_host *h)
+{
+	g_autoptr(numa_layout) l = numa_layout_new(h, NULL, NULL);
+	struct cb_region *r;
+
+	cb_foreach(h->regions, struct cb_region, r) {
+		const struct numa_pd *pd = numa_layout_region(l, r);
+
+		printf("#   region %s: PXM %u%s, HMAT read %u ns %u MB/s, write "
+		       "%u ns %u MB/s (its whole path)\n", r->id, pd->pxm,
+		       r->mode == CB_REGION_RAM ? ", its own NUMA node" : " (devdax)",
+		       hmat_latency_ns(pd->latency_ns[CB_READ]),
+		       hmat_bandwidth_mbs(pd->gbps[CB_READ]),
+		       hmat_latency_ns(pd->latency_ns[CB_WRITE]),
+		       hmat_bandwidth_mbs(pd->gbps[CB_WRITE]));
+	}
+}
 
 static void print_host(const struct cb_topology *t, const struct cb_host *h,
 		       GPtrArray *argv)
@@ -44,13 +93,17 @@ static void print_host(const struct cb_topology *t, const struct cb_host *h,
 		       r ? ", region " : "", r ? r->id : "",
 		       d->pool ? ", pool " : "", d->pool ? d->pool->id : "");
 	}
+	print_numa(h);
+	print_ld_ports(t, h);
 	fputs(cmd, stdout);
 }
 
 int cmd_plan(int argc, char **argv)
 {
 	g_autofree char *rundir = NULL;
+	g_autofree char *clock = NULL;
 	gboolean timing = FALSE, no_timing = FALSE;
+	bool host_clock = false;
 	GOptionEntry entries[] = {
 		{ "rundir", 0, 0, G_OPTION_ARG_FILENAME, &rundir,
 		  "Run directory the paths are shown in (default "
@@ -60,6 +113,8 @@ int cmd_plan(int argc, char **argv)
 		  "(cxlbed run --no-timing)", NULL },
 		{ "timing", 't', 0, G_OPTION_ARG_NONE, &timing,
 		  "With the timing model's -plugin (the default, as cxlbed run)", NULL },
+		{ "guest-clock", 0, 0, G_OPTION_ARG_STRING, &clock,
+		  GUEST_CLOCK_HELP, "modeled|host" },
 		{ NULL },
 	};
 	g_autoptr(GOptionContext) ctx = g_option_context_new(
@@ -82,6 +137,8 @@ int cmd_plan(int argc, char **argv)
 			   error->message);
 		return 2;
 	}
+	if (!parse_guest_clock("plan", clock, &host_clock))
+		return 2;
 	if (argc != 2) {
 		g_printerr("cxlbed plan: give exactly one TOPOLOGY file, e.g. "
 			   "cxlbed plan topologies/default.topo\n");
@@ -92,7 +149,8 @@ int cmd_plan(int argc, char **argv)
 		return 2;
 	}
 	t = topology_load(argv[1], &error);
-	if (t && !qemu_check_topology(t, &error))
+	if (t && (!qemu_check_topology(t, &error) ||
+		  (!no_timing && !timing_check_limits(t, &error))))
 		g_clear_pointer(&t, topology_free);
 	if (!t) {
 		g_printerr("%s\n", error->message);
@@ -105,10 +163,11 @@ int cmd_plan(int argc, char **argv)
 	cb_foreach(t->hosts, struct cb_host, h) {
 		/* a topology runs its default workloads: no host waits for others */
 		g_autofree char *plugin = !no_timing ?
-			timing_plugin_arg(h, o.rundir, "RUN_ID", 1) : NULL;
+			timing_plugin_arg(h, o.rundir, "RUN_ID", 1, !host_clock) : NULL;
 		g_autoptr(GPtrArray) a = NULL;
 
 		o.plugin = plugin;
+		o.guest_clock = !no_timing && !host_clock;
 		a = qemu_argv_build(t, h, &o, &error);
 		if (!a) {
 			g_printerr("cxlbed plan: %s\n", error->message);

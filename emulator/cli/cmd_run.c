@@ -7,7 +7,9 @@
 #include "paths.h"
 #include "pci_numbers.h"
 #include "runner.h"
+#include "timing_limits.h"
 
+#include <string.h>
 #include <stdio.h>
 
 /* Input first, image second: nothing starts unless both are right. */
@@ -18,7 +20,8 @@ int run_prepare(const char *path, struct scenario **scn, struct cb_topology **to
 	*scn = scenario_load(path, &err);
 	if (*scn)
 		*topo = topology_load((*scn)->topology_path, &err);
-	if (*scn && *topo && !qemu_check_topology(*topo, &err))
+	if (*scn && *topo && (!qemu_check_topology(*topo, &err) ||
+			      !scenario_check_events(*scn, *topo, &err)))
 		g_clear_pointer(topo, topology_free);
 	/* packages APT does not know: refused before anything is fetched */
 	if (*scn && *topo && !guest_layer_check_packages((*scn)->packages,
@@ -37,9 +40,25 @@ int run_prepare(const char *path, struct scenario **scn, struct cb_topology **to
 	return 0;
 }
 
+bool parse_guest_clock(const char *verb, const char *val, bool *host_clock)
+{
+	if (!val || !strcmp(val, "modeled")) {
+		*host_clock = false;
+		return true;
+	}
+	if (!strcmp(val, "host")) {
+		*host_clock = true;
+		return true;
+	}
+	fprintf(stderr, "cxlbed %s: --guest-clock=%s: say modeled or host\n",
+		verb, val);
+	return false;
+}
+
 int cmd_run(int argc, char **argv)
 {
 	g_autofree char *out = NULL;
+	g_autofree char *clock = NULL;
 	gboolean boot_only = FALSE, timing = FALSE, no_timing = FALSE;
 	GOptionEntry entries[] = {
 		{ "out", 'o', 0, G_OPTION_ARG_FILENAME, &out,
@@ -53,6 +72,8 @@ int cmd_run(int argc, char **argv)
 		{ "timing", 't', 0, G_OPTION_ARG_NONE, &timing,
 		  "with the timing model (the default; overrides a scenario's "
 		  "timing = off)", NULL },
+		{ "guest-clock", 0, 0, G_OPTION_ARG_STRING, &clock,
+		  GUEST_CLOCK_HELP, "modeled|host" },
 		{ NULL }
 	};
 	g_autoptr(GOptionContext) ctx = g_option_context_new("[SCENARIO|TOPOLOGY]");
@@ -92,6 +113,8 @@ int cmd_run(int argc, char **argv)
 		fprintf(stderr, "cxlbed run: one scenario or topology at most\n");
 		return 2;
 	}
+	if (!parse_guest_clock("run", clock, &opts.host_clock))
+		return 2;
 	path = argc == 2 ? argv[1] : cxlbed_path(CXLBED_DEFAULT_SCENARIO);
 	rc = run_prepare(path, &scn, &topo);
 	if (rc)
@@ -104,5 +127,9 @@ int cmd_run(int argc, char **argv)
 		fprintf(stderr, "cxlbed run: timing model off (%s): latency and bandwidth will be "
 			"the guest's clock under emulation, a functional check, not hardware "
 			"figures\n", no_timing ? "--no-timing" : "timing = off in the scenario");
+	if (opts.timing && !timing_check_limits(topo, &err)) {
+		fprintf(stderr, "%s\n", err->message);
+		return 2;
+	}
 	return runner_run(scn, topo, &opts, NULL);
 }

@@ -6,6 +6,7 @@
 #include "run_dir.h"
 #include "runner.h"
 #include "table_paths.h"
+#include "timing_limits.h"
 #include "timing_run.h"
 
 #include <errno.h>
@@ -34,11 +35,17 @@ static int load_all(char **paths, guint n, struct table_input *in)
 {
 	for (guint i = 0; i < n; i++) {
 		struct scenario *loaded = NULL;
+		g_autoptr(GError) err = NULL;
 		int rc = run_prepare(paths[i], &loaded, &in[i].topo);
 
 		if (rc) {
 			scenario_free(loaded);
 			return rc;
+		}
+		if (!timing_check_limits(in[i].topo, &err)) {
+			fprintf(stderr, "%s\n", err->message);
+			scenario_free(loaded);
+			return 2;
 		}
 		/* A scenario file stands for its topology: the table has its own workloads. */
 		in[i].scn = scenario_table_for(in[i].topo);
@@ -90,10 +97,14 @@ static bool write_outputs(const struct table *t, const struct cb_topology *const
 int cmd_table(int argc, char **argv)
 {
 	g_autofree char *out = NULL;
+	g_autofree char *clock = NULL;
+	bool host_clock = false;
 	GOptionEntry entries[] = {
 		{ "out", 'o', 0, G_OPTION_ARG_FILENAME, &out,
 		  "write the table and every run's results to DIR instead of "
 		  "results/table-YYYYmmdd-HHMMSS-PID; a new or empty folder", "DIR" },
+		{ "guest-clock", 0, 0, G_OPTION_ARG_STRING, &clock,
+		  GUEST_CLOCK_HELP, "modeled|host" },
 		{ NULL }
 	};
 	g_autoptr(GOptionContext) ctx = g_option_context_new("TOPOLOGY...");
@@ -122,6 +133,8 @@ int cmd_table(int argc, char **argv)
 		fprintf(stderr, "cxlbed table: %s\n", err->message);
 		return 2;
 	}
+	if (!parse_guest_clock("table", clock, &host_clock))
+		return 2;
 	if (argc < 2) {
 		fprintf(stderr, "cxlbed table: give at least one topology, e.g. "
 			"cxlbed table topologies/direct.topo topologies/default.topo\n");
@@ -156,6 +169,7 @@ int cmd_table(int argc, char **argv)
 	for (guint i = 0; i < n; i++) {
 		struct run_opts opts = {
 			.out_dir = in[i].subdir, .timing = true, .quiet = true,
+			.host_clock = host_clock,
 		};
 		struct run_result *res = NULL;
 		int one = runner_run(in[i].scn, in[i].topo, &opts, &res);

@@ -7,12 +7,15 @@
 #ifndef CXLBED_COMMANDS_H
 #define CXLBED_COMMANDS_H
 
+#include <stdbool.h>
+
 int cmd_plan(int argc, char **argv);
 int cmd_boot(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_table(int argc, char **argv);
 int cmd_gpu(int argc, char **argv);
 int cmd_layer(int argc, char **argv);
+int cmd_fm(int argc, char **argv);
 int cmd_clean(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
@@ -33,6 +36,14 @@ int run_prepare(const char *path, struct scenario **scn, struct cb_topology **to
 	{ "files", 'f', 0, G_OPTION_ARG_FILENAME_ARRAY, &(files), \
 	  "a host file or folder to carry (default guest path: /usr/bin/NAME " \
 	  "for an executable, else /root/NAME; repeatable)", "HOSTPATH[:/GUEST/PATH]" }
+/*
+ * --guest-clock=modeled|host (with the timing model): the guest's own
+ * clock and timers in modeled time (default) or on host time as before.
+ * False, with a message for @verb on stderr, for anything else. cmd_run.c.
+ */
+#define GUEST_CLOCK_HELP "the guest's clock with the timing model: modeled " \
+	"(default; docs/timing-model.md, \"Guest time\") or host"
+bool parse_guest_clock(const char *verb, const char *val, bool *host_clock);
 
 /* Set by the top level from --verbose before the verb runs. */
 extern int cxlbed_verbose;

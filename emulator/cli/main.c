@@ -27,6 +27,7 @@ static const struct verb verbs[] = {
 	{ "report", cmd_report, "write report.html of run and table folders" },
 	{ "gpu", cmd_gpu, "run the tiering runtime on a real GPU (GPU mode)" },
 	{ "layer", cmd_layer, "build or reuse the guest layer of your packages and files" },
+	{ "fm", cmd_fm, "a running run's fabric manager: list, status, bind, unbind" },
 	{ "clean", cmd_clean, "clean up after killed runs (sockets, pid files, shm, QEMU)" },
 };
 

@@ -13,7 +13,13 @@ enum cxlbed_error_code {
 	CXLBED_ERROR_RUN = 1,	/* a run failed: exit 1 */
 };
 
-/* Set an input error already carrying "FILE:LINE: " in front. */
+/*
+ * @s as it may be echoed: valid UTF-8 without control characters is kept,
+ * any other byte becomes \xNN. Free with g_free.
+ */
+char *cxlbed_printable(const char *s);
+
+/* Set an input error "FILE:LINE: ..." (FILE made printable). */
 #define cxlbed_input_error(err, file, line, ...) \
 	cxlbed_set_input_error((err), (file), (line), __VA_ARGS__)
 void cxlbed_set_input_error(GError **error, const char *file, int line,

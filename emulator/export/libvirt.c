@@ -56,7 +56,7 @@ bool libvirt_write_files(const struct cb_topology *t, const struct cb_host *h,
 		}
 		close(fd);
 	}
-	return qemu_write_cdat_files(t, h, dir, error);
+	return qemu_write_guest_tables(t, h, dir, error);
 }
 
 static void attr_text(GString *s, const char *text)
@@ -88,17 +88,11 @@ static bool in(const char *const *list, const char *s)
 static bool pass_through(const struct cb_host *h, const char *opt, const char *val,
 			 GString *cl)
 {
-	g_autofree char *dram = g_strdup_printf("memory-backend-ram,id=%s-dram,", h->id);
-
 	if (in(by_libvirt, opt))
 		return false;
 	/* The agent's port and its bus: libvirt's <channel>. */
 	if (!strcmp(opt, "-device") && (g_str_has_prefix(val, "virtio-serial-pci,") ||
 					g_str_has_prefix(val, "virtserialport,")))
-		return false;
-	/* Node 0 (vCPUs and DRAM): libvirt's <numa><cell id='0'>. */
-	if ((!strcmp(opt, "-object") && g_str_has_prefix(val, dram)) ||
-	    (!strcmp(opt, "-numa") && g_str_has_prefix(val, "node,nodeid=0,")))
 		return false;
 	g_string_append(cl, "    <qemu:arg value=\"");
 	attr_text(cl, opt);
@@ -127,9 +121,12 @@ static void cpu_element(GString *s, const struct cb_host *h, const char *cpu)
 		attr_text(s, f);
 		g_string_append(s, "'/>\n");
 	}
-	g_string_append_printf(s, "    <numa>\n      <cell id='0' cpus='0-%d' memory='%llu' "
-			       "unit='MiB'/>\n    </numa>\n  </cpu>\n", h->cpus - 1,
-			       (unsigned long long)(h->memory / CB_MIB));
+	/*
+	 * No <numa> cells: libvirt would pass -numa and QEMU would build its
+	 * own SRAT beside the one cxlbed gives it (-acpitable, in
+	 * qemu:commandline), undoing each region's proximity domain.
+	 */
+	g_string_append(s, "  </cpu>\n");
 }
 
 static char *emulator_path(const char *qemu)

@@ -3,9 +3,11 @@
  * Topology -> QEMU argv. Device ids in QEMU are the topology ids, so QMP
  * users (device_del, cxl-inject-*) can name what the topology names.
  */
+#include "acpi_numa.h"
 #include "argv.h"
 #include "cdat.h"
 #include "error.h"
+#include "fw_table.h"
 #include "paths.h"
 #include "pci_numbers.h"
 
@@ -20,6 +22,26 @@ char *qemu_qmp_socket(const char *rundir, const struct cb_host *h)
 char *qemu_agent_socket(const char *rundir, const struct cb_host *h)
 {
 	return g_strdup_printf("%s/agent-%s.sock", rundir, h->id);
+}
+
+char *qemu_fm_qmp_socket(const char *rundir, const struct cb_host *h)
+{
+	return g_strdup_printf("%s/fm-qmp-%s.sock", rundir, h->id);
+}
+
+char *qemu_fm_agent_socket(const char *rundir, const struct cb_host *h)
+{
+	return g_strdup_printf("%s/fm-agent-%s.sock", rundir, h->id);
+}
+
+bool qemu_host_has_fm(const struct cb_topology *t, const struct cb_host *h)
+{
+	struct cb_pool *p;
+
+	cb_foreach(t->pools, struct cb_pool, p)
+		if (topology_pool_lends_to(p, h))
+			return true;
+	return false;
 }
 
 char *qemu_console_log(const char *rundir, const struct cb_host *h)
@@ -42,16 +64,59 @@ char *qemu_switch_cdat_file(const char *rundir, const struct cb_switch *sw)
 	return g_strdup_printf("%s/cdat-%s.bin", rundir, sw->id);
 }
 
-bool qemu_write_cdat_files(const struct cb_topology *t, const struct cb_host *h,
-			   const char *rundir, GError **error)
+char *qemu_srat_file(const char *rundir, const struct cb_host *h)
 {
+	return g_strdup_printf("%s/srat-%s.bin", rundir, h->id);
+}
+
+char *qemu_hmat_file(const char *rundir, const struct cb_host *h)
+{
+	return g_strdup_printf("%s/hmat-%s.bin", rundir, h->id);
+}
+
+static int bridge_bus(const struct cb_bridge *b, void *data)
+{
+	return qemu_pci_bus(data, b);
+}
+
+/* A host's SRAT and HMAT: its proximity domains and their figures. */
+static bool write_acpi_tables(const struct cb_host *h, const char *rundir,
+			      const struct table_skew *skew, GError **error)
+{
+	struct qemu_pci_numbers n = { 0 };
+	g_autoptr(numa_layout) l = NULL;
+	g_autoptr(GBytes) srat = NULL, hmat = NULL;
+	g_autofree char *srat_path = qemu_srat_file(rundir, h);
+	g_autofree char *hmat_path = qemu_hmat_file(rundir, h);
+	g_autofree char *what = g_strdup_printf("SRAT/HMAT for %s", h->id);
+	bool ok;
+
+	if (!qemu_pci_numbers_init(&n, h, error))
+		return false;
+	l = numa_layout_new(h, bridge_bus, &n);
+	srat = acpi_srat_build(l);
+	hmat = acpi_hmat_build(l, skew);
+	ok = fw_table_write(srat, what, srat_path, error) &&
+	     fw_table_write(hmat, what, hmat_path, error);
+	qemu_pci_numbers_clear(&n);
+	return ok;
+}
+
+bool qemu_write_guest_tables(const struct cb_topology *t, const struct cb_host *h,
+			     const char *rundir, GError **error)
+{
+	struct table_skew skew;
 	struct cb_device *d;
 	struct cb_switch *sw;
+	struct cb_host *o;
 
+	if (!table_skew_parse(g_getenv(TABLE_SKEW_ENV), &skew, error))
+		return false;
 	cb_foreach(t->devices, struct cb_device, d) {
 		g_autofree char *path = qemu_cdat_file(rundir, d);
 
-		if ((!h || d->host == h) && !cdat_write(d, path, error))
+		if ((!h || d->host == h) &&
+		    !cdat_write(d, path, skew.cdat_ns, error))
 			return false;
 	}
 	cb_foreach(t->switches, struct cb_switch, sw) {
@@ -60,6 +125,9 @@ bool qemu_write_cdat_files(const struct cb_topology *t, const struct cb_host *h,
 		if ((!h || sw->host == h) && !cdat_write_switch(sw, path, error))
 			return false;
 	}
+	cb_foreach(t->hosts, struct cb_host, o)
+		if ((!h || o == h) && !write_acpi_tables(o, rundir, &skew, error))
+			return false;
 	return true;
 }
 
@@ -90,6 +158,37 @@ static void addf(GPtrArray *a, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* The link an LD bound on one of @h's root ports will have (its pool's). */
+static const struct cb_link *ld_link_of(const struct cb_topology *t,
+					const struct cb_host *h)
+{
+	struct cb_pool *p;
+
+	cb_foreach(t->pools, struct cb_pool, p)
+		if (topology_pool_lends_to(p, h))
+			return &p->ld_link;
+	return NULL;
+}
+
+/* The fabric manager's monitor and agent port (argv.h). */
+static void add_fm_channels(GPtrArray *a, const struct cb_topology *t,
+			    const struct cb_host *h, const char *rundir)
+{
+	g_autofree char *qmp = qemu_fm_qmp_socket(rundir, h);
+	g_autofree char *agent = qemu_fm_agent_socket(rundir, h);
+
+	if (!qemu_host_has_fm(t, h))
+		return;
+	add(a, "-chardev");
+	addf(a, "socket,id=fmqmp0,path=%s,server=on,wait=off", qmp);
+	add(a, "-mon");
+	add(a, "chardev=fmqmp0,mode=control");
+	add(a, "-chardev");
+	addf(a, "socket,id=fmagent0,path=%s,server=on,wait=off", agent);
+	add(a, "-device");
+	add(a, "virtserialport,bus=vser0.0,chardev=fmagent0,name=org.cxlbed.fm");
+}
+
 /* QEMU's PCIELinkSpeed names: 2_5, 5, 8, 16, 32, 64. */
 static const char *speed_name(double gts)
 {
@@ -104,6 +203,11 @@ static const char *speed_name(double gts)
 	if (gts < 40)
 		return "32";
 	return "64";
+}
+
+const char *qemu_speed_name(double gts)
+{
+	return speed_name(gts);
 }
 
 /* Sizes in QEMU's notation: whole M or G. */
@@ -214,63 +318,6 @@ static void add_windows(GPtrArray *a, const struct cb_host *h)
 	g_string_free(m, TRUE);
 }
 
-static void hmat_lb(GPtrArray *a, int target, const char *type,
-		    const char *what, unsigned int value, const char *unit)
-{
-	add(a, "-numa");
-	addf(a, "hmat-lb,initiator=0,target=%d,hierarchy=memory,data-type=%s,"
-	     "%s=%u%s", target, type, what, value, unit);
-}
-
-/*
- * NUMA and HMAT: node 0 holds the vCPUs and local DRAM; each host bridge
- * gets a memoryless node named by an ACPI Generic Port. The guest kernel
- * needs the generic port's HMAT entry (CPU -> host bridge) to compute a
- * CXL device's access coordinates at all; without it every endpoint's
- * perf calculation fails and the CDAT values never reach sysfs.
- */
-static void add_numa(GPtrArray *a, const struct cb_host *h)
-{
-	struct cb_bridge *b;
-
-	add(a, "-object");
-	addf(a, "memory-backend-ram,id=%s-dram,size=%lluM", h->id,
-	     (unsigned long long)(h->memory / CB_MIB));
-	add(a, "-numa");
-	if (h->cpus > 1)
-		addf(a, "node,nodeid=0,cpus=0-%d,memdev=%s-dram", h->cpus - 1,
-		     h->id);
-	else
-		addf(a, "node,nodeid=0,cpus=0,memdev=%s-dram", h->id);
-	hmat_lb(a, 0, "read-latency", "latency",
-		cdat_latency_ns(h->local.read_latency_ns), "");
-	hmat_lb(a, 0, "write-latency", "latency",
-		cdat_latency_ns(h->local.write_latency_ns), "");
-	/* QEMU's M is MiB/s; the kernel reports the same number as MB/s. */
-	hmat_lb(a, 0, "read-bandwidth", "bandwidth",
-		cdat_bandwidth_mbs(h->local.read_gbps), "M");
-	hmat_lb(a, 0, "write-bandwidth", "bandwidth",
-		cdat_bandwidth_mbs(h->local.write_gbps), "M");
-	cb_foreach(h->bridges, struct cb_bridge, b) {
-		int node = 1 + b_i_;
-
-		add(a, "-numa");
-		addf(a, "node,nodeid=%d,initiator=0", node);
-		/*
-		 * Same data types as node 0: HMAT has one table per type, and
-		 * a pair missing from a table reads as 0 (an invalid path).
-		 */
-		hmat_lb(a, node, "read-latency", "latency",
-			cdat_latency_ns(b->latency_ns), "");
-		hmat_lb(a, node, "write-latency", "latency",
-			cdat_latency_ns(b->latency_ns), "");
-		hmat_lb(a, node, "read-bandwidth", "bandwidth",
-			cdat_bandwidth_mbs(b->gbps), "M");
-		hmat_lb(a, node, "write-bandwidth", "bandwidth",
-			cdat_bandwidth_mbs(b->gbps), "M");
-	}
-}
-
 GPtrArray *qemu_argv_build(const struct cb_topology *t,
 			   const struct cb_host *h, const struct qemu_opts *o,
 			   GError **error)
@@ -281,15 +328,20 @@ GPtrArray *qemu_argv_build(const struct cb_topology *t,
 	g_autofree char *agent = qemu_agent_socket(rundir, h);
 	g_autofree char *console = qemu_console_log(rundir, h);
 	g_autofree char *pid = qemu_pidfile(rundir, h);
+	g_autofree char *srat = qemu_srat_file(rundir, h);
+	g_autofree char *hmat = qemu_hmat_file(rundir, h);
 	struct qemu_pci_numbers n = { 0 };
 	struct cb_bridge *b;
+	bool guest_clock = o->plugin && o->guest_clock;
 
-	(void)t;
-	if (strchr(rundir, ',')) {
-		/* QEMU option values cannot carry an unescaped comma. */
+	if (strpbrk(rundir, ",:")) {
+		/*
+		 * QEMU option values cannot carry an unescaped comma, and
+		 * -acpitable file= splits its value at colons.
+		 */
 		g_set_error(error, CXLBED_ERROR, CXLBED_ERROR_INPUT,
-			    "run directory '%s' has a ',' which QEMU options "
-			    "cannot take; pick another directory", rundir);
+			    "run directory '%s' has a ',' or ':' which QEMU "
+			    "options cannot take; pick another directory", rundir);
 		g_ptr_array_unref(a);
 		return NULL;
 	}
@@ -301,7 +353,7 @@ GPtrArray *qemu_argv_build(const struct cb_topology *t,
 	add(a, "-name");
 	addf(a, "cxlbed-%s,process=cxlbed-%s", h->id, h->id);
 	add(a, "-machine");
-	add(a, "q35,cxl=on,hmat=on");
+	add(a, "q35,cxl=on");
 	add(a, "-accel");
 	add(a, "tcg");
 	/* -hypervisor: else the kernel refuses to commit regions in a VM. */
@@ -311,7 +363,14 @@ GPtrArray *qemu_argv_build(const struct cb_topology *t,
 	 * which TCG runs byte by byte through CXL's MMIO path; first-touch
 	 * of CXL pages was ~4x slower (measured by the guest image work).
 	 */
-	add(a, "max,-hypervisor,-erms,-fsrm");
+	/*
+	 * -tsc with the guest clock: the guest TSC is the host's (TCG), and a
+	 * kernel that has one takes sched_clock from it, so task run times
+	 * (the scheduler, NUMA-balancing scan periods) would follow host
+	 * time. Without it sched_clock counts ticks of the modeled clock.
+	 */
+	add(a, guest_clock ? "max,-hypervisor,-erms,-fsrm,-tsc" :
+			     "max,-hypervisor,-erms,-fsrm");
 	add(a, "-nodefaults");
 	add(a, "-no-user-config");
 	add(a, "-display");
@@ -323,14 +382,22 @@ GPtrArray *qemu_argv_build(const struct cb_topology *t,
 	addf(a, "%d", h->cpus);
 	add(a, "-m");
 	addf(a, "%lluM", (unsigned long long)(h->memory / CB_MIB));
-	add_numa(a, h);
+	/*
+	 * No -numa: QEMU would write its own SRAT and HMAT, which cannot give
+	 * a window a proximity domain of its own (acpi_numa.h).
+	 */
+	add(a, "-acpitable");
+	addf(a, "file=%s", srat);
+	add(a, "-acpitable");
+	addf(a, "file=%s", hmat);
 	add(a, "-kernel");
 	add(a, o->kernel ? o->kernel : CXLBED_GUEST_KERNEL);
 	add(a, "-initrd");
 	add(a, o->initrd ? o->initrd : CXLBED_DEFAULT_INITRD);
 	add(a, "-append");
 	addf(a, "console=ttyS0 loglevel=4 memhp_default_state=online_movable "
-	     "panic=-1 cxlbed.host=%s%s%s", h->id,
+	     "panic=-1 cxlbed.host=%s%s%s%s%s", h->id,
+	     guest_clock ? " " : "", guest_clock ? CXLBED_CLOCK_APPEND : "",
 	     o->append_extra && *o->append_extra ? " " : "",
 	     o->append_extra ? o->append_extra : "");
 	if (o->interactive) {
@@ -353,11 +420,20 @@ GPtrArray *qemu_argv_build(const struct cb_topology *t,
 	add(a, "-device");
 	add(a, "virtserialport,bus=vser0.0,chardev=agent0,"
 	    "name=org.cxlbed.agent");
+	add_fm_channels(a, t, h, rundir);
 	add(a, "-pidfile");
 	add(a, pid);
 	if (o->plugin) {
 		add(a, "-plugin");
 		add(a, o->plugin);
+	}
+	if (guest_clock) {
+		/* on pcie.0: left to itself it lands behind a CXL host bridge */
+		add(a, "-chardev");
+		addf(a, "socket,id=cxlbed-clock,fd=%d", CXLBED_CLOCK_QEMU_FD);
+		add(a, "-device");
+		addf(a, "ivshmem-doorbell,id=cxlbed-clock,chardev=cxlbed-clock,"
+		     "vectors=%d,ioeventfd=off,bus=pcie.0", h->cpus);
 	}
 	cb_foreach(h->bridges, struct cb_bridge, b) {
 		struct cb_port *p;
@@ -365,9 +441,6 @@ GPtrArray *qemu_argv_build(const struct cb_topology *t,
 		add(a, "-device");
 		addf(a, "pxb-cxl,bus_nr=%d,bus=pcie.0,id=%s,"
 		     "hdm_for_passthrough=on", qemu_pci_bus(&n, b), b->id);
-		add(a, "-object");
-		addf(a, "acpi-generic-port,id=%s-gp,pci-bus=%s,node=%u",
-		     b->id, b->id, 1 + b_i_);
 		cb_foreach(b->rootports, struct cb_port, p) {
 			const struct cb_link *l = NULL;
 
@@ -375,6 +448,8 @@ GPtrArray *qemu_argv_build(const struct cb_topology *t,
 				l = &p->child.sw->link;
 			else if (p->child_kind == CB_NODE_DEVICE)
 				l = &p->child.dev->link;
+			else if (topology_port_takes_ld(p))
+				l = ld_link_of(t, h);
 			add(a, "-device");
 			addf(a, "cxl-rp,port=%d,bus=%s,id=%s,chassis=0,slot=%d,"
 			     "hotplug=%s,x-speed=%s,x-width=%d", p->number,
@@ -399,6 +474,8 @@ void qemu_opts_for_run(struct qemu_opts *o, const char *rundir)
 		.kernel = cxlbed_path(CXLBED_GUEST_KERNEL),
 		.initrd = cxlbed_path(CXLBED_DEFAULT_INITRD),
 		.rundir = rundir,
+		/* for debugging a guest: e.g. CXLBED_APPEND=loglevel=7 */
+		.append_extra = g_getenv("CXLBED_APPEND"),
 	};
 }
 

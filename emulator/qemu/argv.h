@@ -12,6 +12,16 @@
 #include <glib.h>
 #include <stdbool.h>
 
+/*
+ * The guest clock (docs/timing-model.md, "Guest time"): an ivshmem-doorbell
+ * device whose server is the timing plugin, joined by a socketpair the
+ * runner hands QEMU as these descriptor numbers.
+ */
+#define CXLBED_CLOCK_QEMU_FD 100	/* QEMU's chardev end */
+#define CXLBED_CLOCK_PLUGIN_FD 101	/* the plugin's end (clock_fd=) */
+/* Kernel parameters of a guest in modeled time (see argv.c). */
+#define CXLBED_CLOCK_APPEND "nokaslr norandmaps no_timer_check"
+
 /* Where the guest image worker leaves its output (repo-root relative). */
 #define CXLBED_DEFAULT_QEMU "qemu-system-x86_64"
 #define CXLBED_DEFAULT_INITRD "build/guest/initramfs.cpio.gz"
@@ -23,6 +33,7 @@ struct qemu_opts {
 	const char *rundir;	/* sockets, logs, CDAT and pool files */
 	const char *append_extra;	/* added to the kernel command line */
 	const char *plugin;	/* full -plugin value, or NULL */
+	bool guest_clock;	/* with the plugin: the guest clock device */
 	bool interactive;	/* serial on stdio instead of a log file */
 };
 
@@ -42,16 +53,35 @@ char *qemu_argv_to_shell(GPtrArray *argv);
 
 char *qemu_qmp_socket(const char *rundir, const struct cb_host *h);
 char *qemu_agent_socket(const char *rundir, const struct cb_host *h);
+/*
+ * The fabric manager's own QMP monitor and agent port (org.cxlbed.fm) on
+ * a host that may receive pool LDs, so that binds and releases need not
+ * wait for the runner's requests (docs/pooling.md).
+ */
+char *qemu_fm_qmp_socket(const char *rundir, const struct cb_host *h);
+char *qemu_fm_agent_socket(const char *rundir, const struct cb_host *h);
+bool qemu_host_has_fm(const struct cb_topology *t, const struct cb_host *h);
 char *qemu_console_log(const char *rundir, const struct cb_host *h);
 char *qemu_pidfile(const char *rundir, const struct cb_host *h);
 /* RUNDIR/cdat-DEV.bin: written by cdat_write() before QEMU starts. */
 char *qemu_cdat_file(const char *rundir, const struct cb_device *d);
 char *qemu_switch_cdat_file(const char *rundir, const struct cb_switch *sw);
-/* Every device's and switch's CDAT file for host H (NULL: all hosts). */
-bool qemu_write_cdat_files(const struct cb_topology *t, const struct cb_host *h,
-			   const char *rundir, GError **error);
+/* RUNDIR/srat-HOST.bin, RUNDIR/hmat-HOST.bin (acpi_numa.h), -acpitable. */
+char *qemu_srat_file(const char *rundir, const struct cb_host *h);
+char *qemu_hmat_file(const char *rundir, const struct cb_host *h);
+/*
+ * What the guest firmware tells the kernel about the fabric, for host H
+ * (NULL: all hosts): every device's and switch's CDAT, each host's SRAT
+ * and HMAT. CXLBED_TEST_TABLE_SKEW (table_skew.h) makes them wrong on
+ * purpose; a bad value fails with CXLBED_ERROR_INPUT.
+ */
+bool qemu_write_guest_tables(const struct cb_topology *t, const struct cb_host *h,
+			     const char *rundir, GError **error);
 /* The pool's own file, or RUNDIR/pool-POOL.img the run creates (size). */
 char *qemu_pool_file(const char *rundir, const struct cb_pool *p);
+
+/* A link speed as QEMU's x-speed= takes it: "2_5", "5", ... "64". */
+const char *qemu_speed_name(double gts);
 
 /* QEMU object ids, for QMP users (fault injection, fabric manager). */
 char *qemu_memdev_id(const struct cb_device *d);	/* "mem0-mem" */

@@ -46,7 +46,10 @@
 #define CDAT_WRITE_BANDWIDTH 5
 
 GBytes *cdat_build(const struct cb_device *d);
-bool cdat_write(const struct cb_device *d, const char *path, GError **error);
+/* With @skew_ns added to both latencies (table_skew.h: tests only). */
+GBytes *cdat_build_skewed(const struct cb_device *d, double skew_ns);
+bool cdat_write(const struct cb_device *d, const char *path, double skew_ns,
+		GError **error);
 GBytes *cdat_build_switch(const struct cb_switch *sw);
 bool cdat_write_switch(const struct cb_switch *sw, const char *path,
 		       GError **error);

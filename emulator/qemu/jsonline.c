@@ -89,7 +89,8 @@ static void log_line(struct jsonline *c, const char *dir, const char *line)
 /* Pop one line (without '\n') from the buffer, or NULL if none is complete. */
 static char *take_line(struct jsonline *c)
 {
-	guint8 *nl = memchr(c->buf->data, '\n', c->buf->len);
+	/* an empty GByteArray may have no data at all: memchr(NULL) is UB */
+	guint8 *nl = c->buf->len ? memchr(c->buf->data, '\n', c->buf->len) : NULL;
 	char *line;
 	gsize n;
 

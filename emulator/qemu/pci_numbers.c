@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "pci_numbers.h"
+#include "address_map.h"
+#include "table_skew.h"
 #include "error.h"
 
 /* Buses under a port: each bridge-like port opens one secondary bus. */
@@ -74,7 +76,12 @@ int qemu_pci_slot(const struct qemu_pci_numbers *n, const struct cb_port *p)
 
 bool qemu_check_topology(const struct cb_topology *t, GError **error)
 {
+	struct table_skew skew;
 	struct cb_host *h;
+
+	/* The guest tables' test skew, so a bad one starts nothing. */
+	if (!table_skew_parse(g_getenv(TABLE_SKEW_ENV), &skew, error))
+		return false;
 
 	cb_foreach(t->hosts, struct cb_host, h) {
 		struct qemu_pci_numbers n = { 0 };
@@ -82,6 +89,8 @@ bool qemu_check_topology(const struct cb_topology *t, GError **error)
 		if (!qemu_pci_numbers_init(&n, h, error))
 			return false;
 		qemu_pci_numbers_clear(&n);
+		if (!qemu_check_address_map(h, error))
+			return false;
 	}
 	return true;
 }

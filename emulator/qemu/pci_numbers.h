@@ -30,7 +30,11 @@ void qemu_pci_numbers_clear(struct qemu_pci_numbers *n);
 int qemu_pci_bus(const struct qemu_pci_numbers *n, const struct cb_bridge *b);
 int qemu_pci_slot(const struct qemu_pci_numbers *n, const struct cb_port *p);
 
-/* Can QEMU number every host of @t? (What plan/run check before starting.) */
+/*
+ * Can QEMU number every host of @t and map its memory (address_map.h), and
+ * are the guest tables' test skews (table_skew.h) well formed? What plan
+ * and run check before starting anything.
+ */
 bool qemu_check_topology(const struct cb_topology *t, GError **error);
 
 #endif

@@ -10,33 +10,65 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-/* Live children, readable from the signal handler. */
-#define MAX_CHILDREN 64
-static volatile pid_t children[MAX_CHILDREN];
+/*
+ * Live children, readable from the signal handler at any moment: a full
+ * table is replaced by a copy twice its size, published with one atomic
+ * store, and the old one is kept (never freed), so the handler never reads
+ * freed memory. As many children as a topology has hosts.
+ */
+struct child_table {
+	struct child_table *older;	/* kept: the handler may still read it */
+	size_t len;
+	volatile pid_t pid[];	/* 0: free slot */
+};
+static struct child_table *volatile children;
+static GMutex children_lock;	/* writers only; the handler takes no lock */
 static volatile sig_atomic_t interrupted_by;
 
 static void register_child(pid_t pid)
 {
-	for (int i = 0; i < MAX_CHILDREN; i++)
-		if (!children[i]) {
-			children[i] = pid;
+	struct child_table *t, *bigger;
+	size_t len;
+
+	g_mutex_lock(&children_lock);
+	t = children;
+	for (size_t i = 0; t && i < t->len; i++)
+		if (!t->pid[i]) {
+			t->pid[i] = pid;
+			g_mutex_unlock(&children_lock);
 			return;
 		}
+	len = t ? 2 * t->len : 16;
+	bigger = g_malloc0(sizeof(*bigger) + len * sizeof(pid_t));
+	bigger->older = t;
+	bigger->len = len;
+	for (size_t i = 0; t && i < t->len; i++)
+		bigger->pid[i] = t->pid[i];
+	bigger->pid[t ? t->len : 0] = pid;
+	__atomic_store_n(&children, bigger, __ATOMIC_RELEASE);
+	g_mutex_unlock(&children_lock);
 }
 
 static void unregister_child(pid_t pid)
 {
-	for (int i = 0; i < MAX_CHILDREN; i++)
-		if (children[i] == pid)
-			children[i] = 0;
+	struct child_table *t;
+
+	g_mutex_lock(&children_lock);
+	t = children;
+	for (size_t i = 0; t && i < t->len; i++)
+		if (t->pid[i] == pid)
+			t->pid[i] = 0;
+	g_mutex_unlock(&children_lock);
 }
 
 static void on_signal(int sig)
 {
+	struct child_table *t = __atomic_load_n(&children, __ATOMIC_ACQUIRE);
+
 	interrupted_by = sig;
-	for (int i = 0; i < MAX_CHILDREN; i++)
-		if (children[i] > 0)
-			kill(children[i], SIGKILL);
+	for (size_t i = 0; t && i < t->len; i++)
+		if (t->pid[i] > 0)
+			kill(t->pid[i], SIGKILL);
 }
 
 void qemu_proc_install_signal_guard(void)
@@ -60,6 +92,14 @@ int qemu_proc_interrupted(void)
 
 struct qemu_proc *qemu_proc_spawn(const char *name, GPtrArray *argv,
 				  const char *log_path, GError **error)
+{
+	return qemu_proc_spawn_fds(name, argv, log_path, NULL, 0, error);
+}
+
+struct qemu_proc *qemu_proc_spawn_fds(const char *name, GPtrArray *argv,
+				      const char *log_path,
+				      const struct qemu_proc_fd *fds, int n,
+				      GError **error)
 {
 	int logfd = -1, errpipe[2];
 	pid_t parent = getpid(), pid;
@@ -99,6 +139,10 @@ struct qemu_proc *qemu_proc_spawn(const char *name, GPtrArray *argv,
 			dup2(logfd, 1);
 			dup2(logfd, 2);
 		}
+		/* dup2 clears close-on-exec on the new number */
+		for (int i = 0; i < n; i++)
+			if (dup2(fds[i].fd, fds[i].as) < 0)
+				_exit(127);
 		execvp(g_ptr_array_index(argv, 0), (char **)argv->pdata);
 		int e = errno;
 		(void)!write(errpipe[1], &e, sizeof(e));

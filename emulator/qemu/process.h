@@ -32,6 +32,18 @@ struct qemu_proc {
 struct qemu_proc *qemu_proc_spawn(const char *name, GPtrArray *argv,
 				  const char *log_path, GError **error);
 
+/* A descriptor the child gets as number @as (the command line names it). */
+struct qemu_proc_fd {
+	int fd;
+	int as;
+};
+
+/* The same, handing the child @n descriptors. */
+struct qemu_proc *qemu_proc_spawn_fds(const char *name, GPtrArray *argv,
+				      const char *log_path,
+				      const struct qemu_proc_fd *fds, int n,
+				      GError **error);
+
 /* Non-blocking: has it exited? Fills wait_status. */
 bool qemu_proc_exited(struct qemu_proc *p);
 

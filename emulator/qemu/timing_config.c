@@ -4,46 +4,16 @@
 #include <string.h>
 
 #include "common/error.h"
-
-#define MIB (1024ull * 1024)
-#define GIB (1024ull * MIB)
-#define ALIGN_UP(x, a) (((x) + (a) - 1) / (a) * (a))
-
-/* q35: RAM below 4 GiB stops at 2 GiB when there is 2.75 GiB or more. */
-static uint64_t above_4g_end(uint64_t ram)
-{
-	uint64_t lowmem = ram >= 0xb0000000ull ? 0x80000000ull : 0xb0000000ull;
-	uint64_t below = ram < lowmem ? ram : lowmem;
-
-	return 4 * GIB + (ram - below);
-}
+#include "memmap.h"
 
 uint64_t timing_window_base(const struct cb_host *h, const struct cb_window *w)
 {
-	/* the host-bridge register block (1 MiB) comes first */
-	uint64_t base = ALIGN_UP(above_4g_end(h->memory) + MIB, 256 * MIB);
-	struct cb_window *o;
-
-	cb_foreach(h->windows, struct cb_window, o)
-		if (o->index < w->index)
-			base += o->size;
-	return base;
+	return qemu_window_base(h, w);
 }
 
 uint64_t timing_region_base(const struct cb_host *h, const struct cb_region *r)
 {
-	uint64_t cursor = timing_window_base(h, r->window);
-	struct cb_region *o;
-
-	cb_foreach(h->regions, struct cb_region, o) {
-		if (o->window != r->window)
-			continue;
-		cursor = ALIGN_UP(cursor, 256 * MIB);
-		if (o == r)
-			return cursor;
-		cursor += o->size;
-	}
-	return cursor;
+	return qemu_region_base(h, r);
 }
 
 static void add_res(GString *s, GHashTable *seen, const char *name,
@@ -176,6 +146,20 @@ char *timing_config_text(const struct cb_topology *t, const struct cb_host *h,
 			g_string_append_printf(s, "%s%s", d_i_ ? "," : "", d->id);
 		g_string_append_c(s, '\n');
 	}
+	return g_string_free(s, FALSE);
+}
+
+char *timing_config_bound_text(const struct cb_device *d, uint64_t base,
+			       uint32_t gran)
+{
+	GString *s = g_string_new(NULL);
+	g_autoptr(GHashTable) seen =
+		g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+
+	device_line(s, seen, d);
+	g_string_append_printf(s, "region name=%s base=0x%llx size=0x%llx gran=%u "
+			       "targets=%s\n", d->id, (unsigned long long)base,
+			       (unsigned long long)d->size, gran, d->id);
 	return g_string_free(s, FALSE);
 }
 

@@ -33,17 +33,19 @@ char *timing_config_text(const struct cb_topology *t, const struct cb_host *h,
 			 const struct timing_config_opts *o);
 
 /*
- * Guest-physical base of window @w as QEMU 10 (q35, -m without maxmem)
- * places it: the CXL host register block (1 MiB) starts where RAM above
- * 4 GiB ends, and windows follow it back to back from the next 256 MiB
- * boundary, in index order.
+ * Lines to append to a host's config for a device bound at run time (a
+ * pool LD, emulator/fm/): its resources, its target and a 1-way region at
+ * @base, where the guest kernel put it.
+ */
+char *timing_config_bound_text(const struct cb_device *d, uint64_t base,
+			       uint32_t gran);
+
+/*
+ * Guest-physical bases of a window and of a region, as the model decodes
+ * them: qemu_window_base() and qemu_region_base() (memmap.h), which the
+ * SRAT that names each region's proximity domain reads too.
  */
 uint64_t timing_window_base(const struct cb_host *h, const struct cb_window *w);
-/*
- * Base of region @r as the guest kernel (6.12) allocates it when regions
- * are created in topology order: the lowest free 256 MiB-aligned address
- * of the window (seen: a 4-way region at the window base, 0x110000000).
- */
 uint64_t timing_region_base(const struct cb_host *h, const struct cb_region *r);
 
 #endif

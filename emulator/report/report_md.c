@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* report.md: the human record of a run, next to summary.json. */
 #include "figures.h"
+#include "pool_report.h"
 #include "result.h"
 
 static void md_measure(GString *s, double v, const char *fmt)
@@ -64,6 +65,8 @@ bool result_write_report(const struct run_result *r, const char *path,
 		g_string_append_printf(s, " %s | %s |\n", h->kernel ? h->kernel : "–",
 				       h->exit ? h->exit : "–");
 	}
+	if (r->pool)
+		pool_report_md(s, r->pool);
 	g_string_append(s, "\n## Checks\n\n| check | result | detail |\n|---|---|---|\n");
 	for (guint i = 0; i < r->checks->len; i++) {
 		const struct res_check *c = g_ptr_array_index(r->checks, i);

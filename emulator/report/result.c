@@ -75,6 +75,8 @@ void result_free(struct run_result *r)
 	g_ptr_array_unref(r->hosts);
 	g_ptr_array_unref(r->workloads);
 	g_ptr_array_unref(r->faults);
+	if (r->pool)
+		json_object_unref(r->pool);
 	g_ptr_array_unref(r->checks);
 	g_free(r);
 }

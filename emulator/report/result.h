@@ -67,6 +67,8 @@ struct run_result {
 	char *topology_name;
 	char *scenario;		/* name, or "default" */
 	bool timing_model;
+	/* the guest's own clock: "modeled" (guest clock device), "host" */
+	const char *guest_clock;
 	double boot_ready_s;	/* slowest host */
 	double wall_s;
 	char *started_at;	/* ISO 8601 UTC */
@@ -75,6 +77,8 @@ struct run_result {
 	GPtrArray *hosts;	/* struct res_host * */
 	GPtrArray *workloads;	/* struct res_workload * */
 	GPtrArray *faults;	/* JsonObject * (fault injection, later) */
+	JsonObject *pool;	/* the fabric manager's record, or NULL
+				 * (docs/pooling.md; pool_report.c) */
 	GPtrArray *checks;	/* struct res_check * */
 };
 

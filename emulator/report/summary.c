@@ -107,6 +107,7 @@ JsonNode *result_to_json(const struct run_result *r)
 	set_str(b, "scenario", r->scenario);
 	json_builder_set_member_name(b, "timing_model");
 	json_builder_add_boolean_value(b, r->timing_model);
+	set_str(b, "guest_clock", r->guest_clock);
 	set_str(b, "measured_with", result_measured_with(r));
 	set_measure(b, "boot_ready_s", r->boot_ready_s);
 	set_measure(b, "wall_s", r->wall_s);
@@ -135,6 +136,14 @@ JsonNode *result_to_json(const struct run_result *r)
 		json_builder_add_value(b, f);
 	}
 	json_builder_end_array(b);
+
+	if (r->pool) {
+		JsonNode *p = json_node_new(JSON_NODE_OBJECT);
+
+		json_node_set_object(p, r->pool);
+		json_builder_set_member_name(b, "pool");
+		json_builder_add_value(b, p);
+	}
 
 	json_builder_set_member_name(b, "checks");
 	json_builder_begin_array(b);

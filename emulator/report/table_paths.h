@@ -11,6 +11,9 @@
  *   read_gbps, write_gbps cxlbed-stream (1 thread), output.modeled.read_/write_gbps
  *   sustained_read_gbps   cxlbed-stream with the most threads (every vCPU)
  *   path_read_gbps        the topology: the path's configured read bandwidth
+ *   cores_read_gbps       the topology's vCPUs x a core's limit: misses in
+ *                         flight over the idle latency (Little's law), or
+ *                         the one-thread read when lower
  *   configured_latency_ns the topology: the path's configured idle latency
  *                         (media + hops, the mean over an interleave)
  *   curve points          cxlbed-loaded, x = output.modeled.load_gbps of the
@@ -41,6 +44,14 @@ struct table_row {
 	double write_gbps;
 	double sustained_read_gbps;	/* every vCPU of the host reading */
 	double path_read_gbps;	/* configured limit of the path; < 0 none */
+	/*
+	 * What the host's vCPUs can draw: vCPUs x what one core can, which
+	 * is its Little's-law limit (misses in flight x line / idle latency,
+	 * the measured one, else the configured) or, when lower, its own
+	 * one-thread read (that counts its instruction rate too); < 0
+	 * unknown (no topology, no latency).
+	 */
+	double cores_read_gbps;
 	double config_latency_ns;	/* configured idle latency; < 0 unknown */
 	double latency_ratio;	/* latency / same host's local; < 0 unknown */
 	char *clock;		/* "modeled" | "guest" | "mixed" */
@@ -86,7 +97,11 @@ void table_free(struct table *t);
 typedef struct table table;
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(table, table_free)
 
-/* "path", "cores" or "-": what bounds the row's all-vCPU read bandwidth. */
+/*
+ * "path", "cores" or "-": what bounds the row's all-vCPU read bandwidth,
+ * the narrower of the path's configured bandwidth and what the cores can
+ * draw (cores_read_gbps); "-" when either is unknown.
+ */
 const char *table_row_bound(const struct table_row *r);
 
 /* "direct", "2 switches, x2 interleave", "pool p0 shared by h0 h1". */

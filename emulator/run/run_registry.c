@@ -89,7 +89,8 @@ static void kill_qemu(JsonObject *st, struct sweep_one *w)
 static void remove_leftovers(const char *dir, struct sweep_one *w)
 {
 	static const char *const patterns[] = {
-		"qmp-*.sock", "agent-*.sock", "qemu-*.pid",
+		"qmp-*.sock", "agent-*.sock", "qemu-*.pid", "fm-qmp-*.sock",
+		"fm-agent-*.sock", "fm.sock",
 		"." RUN_STATE_FILE ".*", RUN_STATE_FILE ".??????",
 	};
 	g_autoptr(GDir) d = g_dir_open(dir, 0, NULL);

@@ -4,6 +4,7 @@
 #include "command_workload.h"
 #include "guest_layer.h"
 #include "data_check.h"
+#include "fm.h"
 #include "pool_check.h"
 #include "timing_run.h"
 #include "argv.h"
@@ -25,6 +26,7 @@
 #include <math.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
 #include <sys/wait.h>
@@ -57,6 +59,7 @@ struct run {
 	GPtrArray *hosts;	/* struct host_run * */
 	gint64 deadline;	/* whole-run timeout */
 	char *initrd;		/* base image + the scenario's layer, or NULL */
+	struct fm *fm;		/* the fabric manager, when the topology lends */
 };
 
 static gint64 deadline_in(const struct run *run, int seconds)
@@ -111,7 +114,9 @@ static int claim_run(struct run *run)
 	int refused = run->opts->out_dir ? 2 : 1;
 
 	cb_foreach(run->topo->hosts, const struct cb_host, h) {
-		g_autofree char *sock = qemu_agent_socket(run->dir, h);
+		/* the longest socket name: the fabric manager's agent port */
+		g_autofree char *sock = qemu_host_has_fm(run->topo, h) ?
+			qemu_fm_agent_socket(run->dir, h) : qemu_agent_socket(run->dir, h);
 
 		if (strlen(sock) >= sizeof(((struct sockaddr_un *)0)->sun_path)) {
 			fprintf(stderr, "cxlbed: %s: socket path too long for a UNIX "
@@ -176,8 +181,8 @@ static bool prepare_dir(struct run *run, GError **error)
 		}
 		close(fd);
 	}
-	/* Device and switch CDAT: the guest's latency/bandwidth view. */
-	return qemu_write_cdat_files(run->topo, NULL, run->dir, error);
+	/* CDAT, SRAT and HMAT: the guest's latency/bandwidth view. */
+	return qemu_write_guest_tables(run->topo, NULL, run->dir, error);
 }
 
 /* The scenario's packages and files: built into a layer, or reused. */
@@ -215,6 +220,9 @@ static bool start_host(struct run *run, struct host_run *hr, GError **error)
 	g_autofree char *cmd_file = host_file(run, "qemu", hr->h, "cmdline");
 	g_autofree char *shell = NULL;
 	g_autofree char *plugin = NULL;
+	int clock[2] = { -1, -1 };
+	struct qemu_proc_fd fds[2];
+	bool guest_clock = run->opts->timing && !run->opts->host_clock;
 
 	qemu_opts_for_run(&qo, run->dir);
 	qo.interactive = run->opts->interactive;
@@ -222,10 +230,11 @@ static bool start_host(struct run *run, struct host_run *hr, GError **error)
 		qo.initrd = run->initrd;
 	if (run->opts->timing) {
 		plugin = timing_run_prepare(run->topo, hr->h, run->dir, run->res->run_id,
-					    arming_hosts(run), error);
+					    arming_hosts(run), guest_clock, error);
 		if (!plugin)
 			return false;
 		qo.plugin = plugin;
+		qo.guest_clock = guest_clock;
 		hr->timing_report = timing_report_path(run->dir, hr->h);
 	}
 	argv = qemu_argv_build(run->topo, hr->h, &qo, error);
@@ -235,8 +244,22 @@ static bool start_host(struct run *run, struct host_run *hr, GError **error)
 	g_file_set_contents(cmd_file, shell, -1, NULL);
 	hr->log = fopen(qmp_log, "we");
 	hr->t_spawn = g_get_monotonic_time();
-	hr->proc = qemu_proc_spawn(hr->h->id, argv,
-				   run->opts->interactive ? NULL : qemu_log, error);
+	/* the guest clock device: QEMU's end and the plugin's (argv.h) */
+	if (guest_clock &&
+	    socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, clock) < 0) {
+		g_set_error(error, G_IO_ERROR, g_io_error_from_errno(errno),
+			    "socketpair: %s", g_strerror(errno));
+		return false;
+	}
+	fds[0] = (struct qemu_proc_fd){ clock[0], CXLBED_CLOCK_QEMU_FD };
+	fds[1] = (struct qemu_proc_fd){ clock[1], CXLBED_CLOCK_PLUGIN_FD };
+	hr->proc = qemu_proc_spawn_fds(hr->h->id, argv,
+				       run->opts->interactive ? NULL : qemu_log,
+				       fds, guest_clock ? 2 : 0, error);
+	if (guest_clock) {
+		close(clock[0]);
+		close(clock[1]);
+	}
 	if (!hr->proc)
 		return false;
 	run_state_qemu(run->state, hr->h->id, hr->proc->pid);
@@ -500,10 +523,12 @@ static char *workload_log(const struct run *run, const struct pending *p)
 }
 
 /* Send the agent its `run`; the plugin's ROIs from here on are this run's. */
-static void send_run(struct pending *p, JsonObject *args)
+static void send_run(struct run *run, struct pending *p, JsonObject *args)
 {
 	g_autoptr(GError) err = NULL;
 
+	/* a phase starts: scenario events waiting for it fire now */
+	fm_phase(run->fm, p->w->id);
 	if (p->hr->timing_report)
 		p->first_roi = timing_report_roi_count(p->hr->timing_report);
 	p->t0 = g_get_monotonic_time();
@@ -560,7 +585,7 @@ static void start_command(struct run *run, struct pending *p)
 	json_object_set_string_member(args, "command", p->command);
 	json_object_set_boolean_member(args, "roi", TRUE);
 	json_object_set_int_member(args, "timeout_s", p->w->timeout_s);
-	send_run(p, args);
+	send_run(run, p, args);
 }
 
 static void start_one(struct run *run, struct pending *p)
@@ -603,7 +628,7 @@ static void start_one(struct run *run, struct pending *p)
 				    p->node);
 	if (p->dax)
 		p->rw->region = g_strdup(p->dax->region);
-	send_run(p, args);
+	send_run(run, p, args);
 }
 
 static bool host_usable(const struct host_run *hr)
@@ -811,6 +836,31 @@ static void check_shared_pools(struct run *run)
 	}
 }
 
+/*
+ * The fabric manager, when the topology has a lending pool: its own
+ * channels to every host it may lend to, then its start events, before
+ * the workloads (docs/pooling.md).
+ */
+static void start_fm(struct run *run)
+{
+	g_autoptr(GError) err = NULL;
+	struct host_run *hr;
+
+	run->fm = fm_new(run->topo, run->scn, run->dir);
+	if (!run->fm)
+		return;
+	cb_foreach(run->hosts, struct host_run, hr) {
+		if (hr->failed || !qemu_host_has_fm(run->topo, hr->h))
+			continue;
+		g_clear_error(&err);
+		if (!fm_connect_host(run->fm, hr->h, deadline_in(run, 60), &err))
+			host_fail(run, hr, "fm", err);
+	}
+	g_clear_error(&err);
+	if (!fm_start(run->fm, &err))
+		result_check(run->res, "fm:start", false, "%s", err->message);
+}
+
 /* QEMU should still be alive until we stop it; note and check how it ended. */
 static void teardown(struct run *run)
 {
@@ -852,10 +902,14 @@ static void teardown(struct run *run)
 		g_autofree char *q = qemu_qmp_socket(run->dir, hr->h);
 		g_autofree char *a = qemu_agent_socket(run->dir, hr->h);
 		g_autofree char *pid = qemu_pidfile(run->dir, hr->h);
+		g_autofree char *fq = qemu_fm_qmp_socket(run->dir, hr->h);
+		g_autofree char *fa = qemu_fm_agent_socket(run->dir, hr->h);
 
 		unlink(q);
 		unlink(a);
 		unlink(pid);
+		unlink(fq);
+		unlink(fa);
 	}
 }
 
@@ -884,6 +938,7 @@ int runner_run(const struct scenario *s, const struct cb_topology *t,
 	res->started_at = g_date_time_format_iso8601(now);
 	res->boot_ready_s = -1;
 	res->timing_model = o->timing;
+	res->guest_clock = o->timing && !o->host_clock ? "modeled" : "host";
 	run.dir = o->out_dir ? g_strdup(o->out_dir) :
 		g_build_filename(cxlbed_path(CXLBED_RESULTS), res->run_id, NULL);
 	res->out_dir = g_strdup(run.dir);
@@ -953,7 +1008,10 @@ int runner_run(const struct scenario *s, const struct cb_topology *t,
 			}
 	} else {
 		check_shared_pools(&run);
+		start_fm(&run);
 		run_workloads(&run);
+		fm_stop(run.fm, res);
+		g_clear_pointer(&run.fm, fm_free);
 	}
 
 	if (qemu_proc_interrupted()) {

@@ -15,6 +15,7 @@ struct run_opts {
 	bool interactive;	/* `cxlbed boot`: console on the terminal */
 	const char *only_host;	/* boot one host of a multi-host topology */
 	bool timing;		/* load the timing-model plugin: modeled figures */
+	bool host_clock;	/* with timing: keep the guest clock on host time */
 	bool quiet;		/* no end-of-run table (a caller presents results) */
 };
 

@@ -6,6 +6,7 @@
 #include <limits.h>
 #include <string.h>
 
+
 static void workload_free(gpointer p)
 {
 	struct scn_workload *w = p;
@@ -31,6 +32,7 @@ void scenario_free(struct scenario *s)
 	g_ptr_array_unref(s->workloads);
 	g_strfreev(s->packages);
 	g_ptr_array_unref(s->files);
+	g_ptr_array_unref(s->events);
 	g_free(s);
 }
 
@@ -43,6 +45,8 @@ static struct scenario *scenario_new(void)
 	s->timing = true;	/* modeled figures unless `timing = off` */
 	s->workloads = g_ptr_array_new_with_free_func(workload_free);
 	s->files = g_ptr_array_new_with_free_func(scn_file_free);
+	s->events = g_ptr_array_new_with_free_func(scn_event_free);
+	s->fm_sample_s = 1.0;
 	return s;
 }
 
@@ -174,7 +178,8 @@ static bool reject_unused(const struct cfg_file *f, const struct cfg_section *se
 }
 
 static bool parse_workload(struct scenario *s, const struct cfg_file *f,
-			   const struct cfg_section *sec, GError **error)
+			   const struct cfg_section *sec, GHashTable *ids,
+			   GError **error)
 {
 	const char *program = cfg_get_string(f, sec, "program", NULL);
 	const char *args = cfg_get_string(f, sec, "args", NULL);
@@ -190,13 +195,17 @@ static bool parse_workload(struct scenario *s, const struct cfg_file *f,
 				   "a workload needs a name: [workload NAME]");
 		return false;
 	}
-	for (guint i = 0; i < s->workloads->len; i++)
-		if (!strcmp(((struct scn_workload *)g_ptr_array_index(s->workloads, i))->id,
-			    sec->name)) {
-			cxlbed_input_error(error, f->path, sec->line,
-					   "workload '%s' defined twice", sec->name);
-			return false;
-		}
+	if (!cfg_name_ok(sec->name)) {
+		cxlbed_input_error(error, f->path, sec->line, "workload name "
+				   "'%s' is not a name; use %s", sec->name,
+				   CFG_NAME_RULE);
+		return false;
+	}
+	if (!g_hash_table_add(ids, sec->name)) {
+		cxlbed_input_error(error, f->path, sec->line,
+				   "workload '%s' defined twice", sec->name);
+		return false;
+	}
 	if (!program && !command) {
 		cxlbed_input_error(error, f->path, sec->line,
 				   "[workload %s] needs 'program = NAME' (e.g. cxlbed-chase) "
@@ -242,7 +251,8 @@ static bool parse_workload(struct scenario *s, const struct cfg_file *f,
 				   "or --dax {dax} in args if needed)");
 		return false;
 	}
-	if (!cfg_get_u64(f, sec, "timeout", 300, &timeout, error))
+	if (!cfg_get_uint(f, sec, "timeout", 300, 1, SCN_MAX_STEP_S, &timeout,
+			  error))
 		return false;
 	w->timeout_s = (int)timeout;
 	if (!scenario_parse_command(w, f, sec, error))
@@ -252,7 +262,20 @@ static bool parse_workload(struct scenario *s, const struct cfg_file *f,
 
 struct scenario *scenario_load(const char *path, GError **error)
 {
-	g_autoptr(cfg_file) f = cfg_file_load(path, error);
+	g_autofree char *text = NULL;
+	gsize len;
+
+	if (!cfg_read_text(path, &text, &len, error))
+		return NULL;
+	return scenario_parse(path, text, len, error);
+}
+
+struct scenario *scenario_parse(const char *path, const char *text, gssize len,
+				GError **error)
+{
+	g_autoptr(cfg_file) f = cfg_file_parse(path, text, len, error);
+	g_autoptr(GHashTable) ids = g_hash_table_new(g_str_hash, g_str_equal);
+	g_autoptr(GHashTable) event_ids = g_hash_table_new(g_str_hash, g_str_equal);
 	g_autoptr(scenario) s = NULL;
 	uint64_t v;
 
@@ -276,13 +299,15 @@ struct scenario *scenario_load(const char *path, GError **error)
 				return NULL;
 			}
 			s->name = g_strdup(cfg_get_string(f, sec, "name", sec->name));
-			if (!s->name) {
-				g_autofree char *base = g_path_get_basename(path);
-				char *dot = strrchr(base, '.');
-
-				if (dot)
-					*dot = '\0';
-				s->name = g_strdup(base);
+			if (!s->name)
+				s->name = cfg_name_from_file(path, NULL);
+			if (!cfg_name_ok(s->name)) {
+				cxlbed_input_error(error, path, cfg_section_find(sec, "name") ?
+						   cfg_section_find(sec, "name")->line :
+						   sec->line, "name: '%s' is not a "
+						   "name; use %s", s->name,
+						   CFG_NAME_RULE);
+				return NULL;
 			}
 			s->description = g_strdup(cfg_get_string(f, sec, "description", ""));
 			if (!topo) {
@@ -300,10 +325,12 @@ struct scenario *scenario_load(const char *path, GError **error)
 						   s->topology_path);
 				return NULL;
 			}
-			if (!cfg_get_u64(f, sec, "boot-timeout", 240, &v, error))
+			if (!cfg_get_uint(f, sec, "boot-timeout", 240, 1,
+					  SCN_MAX_STEP_S, &v, error))
 				return NULL;
 			s->boot_timeout_s = (int)v;
-			if (!cfg_get_u64(f, sec, "timeout", 1200, &v, error))
+			if (!cfg_get_uint(f, sec, "timeout", 1200, 1, SCN_MAX_RUN_S,
+					  &v, error))
 				return NULL;
 			s->timeout_s = (int)v;
 			if (!cfg_get_bool(f, sec, "timing", true, &s->timing, error))
@@ -318,12 +345,19 @@ struct scenario *scenario_load(const char *path, GError **error)
 			if (!reject_unused(f, sec, error))
 				return NULL;
 		} else if (!strcmp(sec->kind, "workload")) {
-			if (!parse_workload(s, f, sec, error))
+			if (!parse_workload(s, f, sec, ids, error))
+				return NULL;
+		} else if (!strcmp(sec->kind, "event")) {
+			if (!scenario_parse_event(s, f, sec, event_ids, error))
+				return NULL;
+		} else if (!strcmp(sec->kind, "fm")) {
+			if (!scenario_parse_fm(s, f, sec, error))
 				return NULL;
 		} else {
 			cxlbed_input_error(error, path, sec->line,
 					   "unknown section [%s] in a scenario; "
-					   "expected [scenario] or [workload NAME]",
+					   "expected [scenario], [workload NAME], "
+					   "[event NAME] or [fm]",
 					   sec->kind);
 			return NULL;
 		}

@@ -9,6 +9,7 @@
 
 #include "cfgfile.h"
 #include "topology.h"
+#include "cfgfile.h"
 
 struct scn_workload {
 	char *id;
@@ -25,6 +26,26 @@ struct scn_workload {
 	struct cb_src src;
 };
 
+/*
+ * [event NAME]: a fabric-manager action (docs/pooling.md), when the
+ * workloads start, at a time after that, or when a workload starts.
+ */
+enum scn_event_when { SCN_WHEN_START, SCN_WHEN_TIME, SCN_WHEN_PHASE };
+
+struct scn_event {
+	char *id;
+	enum scn_event_when when;
+	double at_s;		/* SCN_WHEN_TIME: s after the workloads start */
+	char *phase;		/* SCN_WHEN_PHASE: a workload's name */
+	char *action;		/* "bind" | "unbind" */
+	char *ld;		/* NULL: any free LD (bind), the newest (unbind) */
+	char *pool;		/* NULL: the only lending pool */
+	char *host;
+	char *mode;		/* "ram" | "devdax" */
+	bool expect_refused;	/* expect = refused: the check passes on refusal */
+	struct cb_src src;
+};
+
 struct scenario {
 	char *file;		/* NULL for the built-in default */
 	char *name;
@@ -34,6 +55,9 @@ struct scenario {
 	int timeout_s;		/* the whole run */
 	bool timing;		/* the timing model (default); `timing = off`: guest clock */
 	GPtrArray *workloads;	/* struct scn_workload * */
+	GPtrArray *events;	/* struct scn_event * (scenario_events.c) */
+	bool fm_grant_demand;	/* [fm] demand = grant: act on pool-demand */
+	double fm_sample_s;	/* [fm] sample: utilisation sampling period */
 	/* The guest's extra layer (scenario_user.c, guest_layer.c) */
 	char **packages;	/* Debian packages, sorted, unique; NULL: none */
 	struct cb_src packages_src;
@@ -52,6 +76,9 @@ struct scn_file {
  * Errors: CXLBED_ERROR_INPUT with FILE:LINE.
  */
 struct scenario *scenario_load(const char *path, GError **error);
+/* The same from @len bytes of text (@len < 0: NUL-terminated). */
+struct scenario *scenario_parse(const char *path, const char *text, gssize len,
+				GError **error);
 /* The default workloads (idle latency, bandwidth on every node). */
 struct scenario *scenario_default_for(const char *topology_path);
 /*
@@ -71,6 +98,21 @@ bool scenario_add_packages(struct scenario *s, char **names, GError **error);
 bool scenario_add_file(struct scenario *s, const char *spec, const char *base_dir,
 		       const struct cb_src *src, GError **error);
 void scn_file_free(gpointer p);
+/* scenario_events.c: [event NAME] and [fm] sections. */
+/* Seconds: a day for a boot or one workload, a week for a whole run. */
+#define SCN_MAX_STEP_S (24 * 3600)
+#define SCN_MAX_RUN_S (7 * 24 * 3600)
+
+/* @ids: the event names seen so far (names must be unique). */
+bool scenario_parse_event(struct scenario *s, const struct cfg_file *f,
+			  const struct cfg_section *sec, GHashTable *ids,
+			  GError **error);
+bool scenario_parse_fm(struct scenario *s, const struct cfg_file *f,
+		       const struct cfg_section *sec, GError **error);
+/* Names in events against the topology and workloads, FILE:LINE. */
+bool scenario_check_events(const struct scenario *s, const struct cb_topology *t,
+			   GError **error);
+void scn_event_free(gpointer p);
 typedef struct scenario scenario;
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(scenario, scenario_free)
 

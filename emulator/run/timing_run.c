@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include "timing_run.h"
+#include "argv.h"
 #include "paths.h"
 #include "timing_config.h"
 #include "verify.h"
@@ -21,27 +22,34 @@ char *timing_report_path(const char *dir, const struct cb_host *h)
 	return g_strdup_printf("%s/timing-%s.json", dir, h->id);
 }
 
-static char *config_path(const char *dir, const struct cb_host *h)
+char *timing_config_path(const char *dir, const struct cb_host *h)
 {
 	return g_strdup_printf("%s/timing-%s.cfg", dir, h->id);
 }
 
 char *timing_plugin_arg(const struct cb_host *h, const char *dir,
-			const char *run_id, guint nhosts)
+			const char *run_id, guint nhosts, bool guest_clock)
 {
-	g_autofree char *cfg = config_path(dir, h);
+	g_autofree char *cfg = timing_config_path(dir, h);
 	g_autofree char *report = timing_report_path(dir, h);
 	g_autofree char *shm = timing_shm_name(run_id);
 
-	return g_strdup_printf("%s,config=%s,report=%s,shm=%s,hosts=%u",
-			       cxlbed_path(TIMING_PLUGIN), cfg, report, shm, nhosts);
+	g_autofree char *clock = guest_clock ?
+		g_strdup_printf(",clock_fd=%d", CXLBED_CLOCK_PLUGIN_FD) : NULL;
+	/* for experiments: more plugin options, e.g. CXLBED_TIMING_ARGS=kernel=off */
+	const char *more = g_getenv("CXLBED_TIMING_ARGS");
+
+	return g_strdup_printf("%s,config=%s,report=%s,shm=%s,hosts=%u%s%s%s",
+			       cxlbed_path(TIMING_PLUGIN), cfg, report, shm, nhosts,
+			       clock ? clock : "", more && *more ? "," : "",
+			       more && *more ? more : "");
 }
 
 char *timing_run_prepare(const struct cb_topology *t, const struct cb_host *h,
 			 const char *dir, const char *run_id, guint nhosts,
-			 GError **error)
+			 bool guest_clock, GError **error)
 {
-	g_autofree char *cfg = config_path(dir, h);
+	g_autofree char *cfg = timing_config_path(dir, h);
 	g_autofree char *report = timing_report_path(dir, h);
 	g_autofree char *shm = timing_shm_name(run_id);
 	struct timing_config_opts o = { .report = report, .shm = shm };
@@ -54,7 +62,7 @@ char *timing_run_prepare(const struct cb_topology *t, const struct cb_host *h,
 	}
 	if (!timing_config_write_opts(t, h, &o, cfg, error))
 		return NULL;
-	return timing_plugin_arg(h, dir, run_id, nhosts);
+	return timing_plugin_arg(h, dir, run_id, nhosts, guest_clock);
 }
 
 bool timing_run_create_segment(const char *run_id, GError **error)

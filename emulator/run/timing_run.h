@@ -13,13 +13,16 @@
 
 #define TIMING_PLUGIN "build/timing/libcxlbed-timing.so"
 
-/* The -plugin value a run gives host @h's QEMU (pure: writes nothing). */
+/*
+ * The -plugin value a run gives host @h's QEMU (pure: writes nothing);
+ * @guest_clock: the plugin serves the guest clock device (argv.h).
+ */
 char *timing_plugin_arg(const struct cb_host *h, const char *dir,
-			const char *run_id, guint nhosts);
+			const char *run_id, guint nhosts, bool guest_clock);
 /* Write RUN/timing-HOST.cfg; return the -plugin value for QEMU. */
 char *timing_run_prepare(const struct cb_topology *t, const struct cb_host *h,
 			 const char *dir, const char *run_id, guint nhosts,
-			 GError **error);
+			 bool guest_clock, GError **error);
 /* "/cxlbed-RUN_ID": the segment of run @run_id (unique as the id is). */
 char *timing_shm_name(const char *run_id);
 /* The run creates its segment (O_EXCL: never one another run holds)
@@ -29,6 +32,8 @@ bool timing_run_create_segment(const char *run_id, GError **error);
 void timing_run_cleanup(const char *run_id);
 
 char *timing_report_path(const char *dir, const struct cb_host *h);
+/* RUN/timing-HOST.cfg, the host's plugin config (rewritten by the FM). */
+char *timing_config_path(const char *dir, const struct cb_host *h);
 /* How many ROIs the report holds now (0 if none yet). */
 guint timing_report_roi_count(const char *report);
 

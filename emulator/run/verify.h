@@ -20,6 +20,8 @@ void verify_fill_nodes(struct res_host *rh, const struct cb_host *h,
 
 /* The guest's region (from `enumerate`) that is this topology region. */
 JsonObject *verify_guest_region(JsonObject *enumeration, const struct cb_region *reg);
+/* The read latency the guest kernel should report for device @d's path:
+ * our CDAT and HMAT figures plus its own per-link term, ns. */
 
 
 #endif

@@ -188,7 +188,7 @@ static char *to_markdown(const struct sweep *s, const GPtrArray *places, const s
 
 	g_string_append_printf(out, "# Sweep %s\n\n%u points of `%s`; figures as each point's "
 			       "clock says (`modeled`: the timing model's virtual time). Each "
-			       "point's results: `points/pN/`.\n\n", s->name, s->points->len, s->base);
+			       "point's results: `points/pN/run/`.\n\n", s->name, s->points->len, s->base);
 	for (gint i = -1; i < (gint)s->points->len; i++) {
 		g_autoptr(GPtrArray) c = cells(s, places, i < 0 ? NULL : &rows[i]);
 
@@ -355,7 +355,7 @@ static char *to_html(const struct sweep *s, const GPtrArray *places, const struc
 			html_table_head(h, (const char *const *)c->pdata);
 			continue;
 		}
-		g_string_append_printf(h, "<tr><td><a href=\"points/%s/report.html\">%s</a></td>",
+		g_string_append_printf(h, "<tr><td><a href=\"points/%s/run/report.html\">%s</a></td>",
 				       rows[i].p->id, rows[i].p->id);
 		for (guint j = 1; j < c->len; j++)
 			html_cell(h, g_ptr_array_index(c, j));
@@ -390,7 +390,7 @@ int sweep_collect(const struct sweep *s, FILE *out)
 		g_autofree char *sum = NULL;
 
 		rows[i].p = g_ptr_array_index(s->points, i);
-		sum = g_build_filename(rows[i].p->dir, "summary.json", NULL);
+		sum = g_build_filename(rows[i].p->run_dir, "summary.json", NULL);
 		rows[i].r = g_file_test(sum, G_FILE_TEST_EXISTS) ? result_load(sum, NULL) : NULL;
 		bad += !rows[i].r || !result_passed(rows[i].r);
 	}
@@ -429,7 +429,7 @@ int sweep_collect(const struct sweep *s, FILE *out)
 	for (guint i = 0; i < s->points->len; i++)
 		if (!rows[i].r || !result_passed(rows[i].r))
 			fprintf(out, "point %s: %s (see %s)\n", rows[i].p->id, verdict_of(&rows[i]),
-				rows[i].p->dir);
+				rows[i].p->run_dir);
 	for (guint i = 0; i < s->points->len; i++)
 		result_free(rows[i].r);
 	return bad ? 1 : 0;

@@ -51,7 +51,7 @@ char *sweep_sbatch_script(const struct sweep *s, const char *cxlbed, char *const
 		g_string_append_printf(sh, "#SBATCH %s\n", *extra);
 	g_string_append_printf(sh,
 		"# cxlbed sweep %s: %u points, one per array task; each runs\n"
-		"# `cxlbed run` on its point and writes %s/points/pN.\n"
+		"# `cxlbed run` on its point and writes %s/points/pN/run.\n"
 		"# Collect them with: %s sweep --collect %s\n"
 		"exec %s sweep --point \"$SLURM_ARRAY_TASK_ID\" %s\n",
 		s->name, s->points->len, s->out, cxlbed, s->out, qbin, qout);

@@ -30,6 +30,7 @@ static void point_free(gpointer p)
 	g_free(pt->id);
 	g_strfreev(pt->values);
 	g_free(pt->dir);
+	g_free(pt->run_dir);
 	g_free(pt->input);
 	g_free(pt);
 }
@@ -256,6 +257,7 @@ void sweep_expand(struct sweep *s, const char *out)
 			rest /= a->values->len;
 		}
 		p->dir = g_build_filename(s->out, "points", p->id, NULL);
+		p->run_dir = g_build_filename(p->dir, "run", NULL);
 		p->input = g_build_filename(p->dir, s->base_is_scenario ? "point.scn" : "point.topo",
 					    NULL);
 		g_ptr_array_add(s->points, p);
@@ -608,6 +610,7 @@ struct sweep *sweep_load_plan(const char *out, GError **error)
 						json_array_get_string_element(v, j) : "");
 		/* Where the folder lies now: it may have moved since it was expanded. */
 		p->dir = g_build_filename(s->out, "points", p->id, NULL);
+		p->run_dir = g_build_filename(p->dir, "run", NULL);
 		p->input = g_build_filename(p->dir, s->base_is_scenario ? "point.scn" : "point.topo",
 					    NULL);
 		g_ptr_array_add(s->points, p);

@@ -35,7 +35,8 @@ struct sweep_axis {
 struct sweep_point {
 	char *id;		/* "p0", "p1", ...: also the Slurm array index */
 	char **values;		/* one per axis */
-	char *dir;		/* OUT/points/ID */
+	char *dir;		/* OUT/points/ID: the point's inputs and run.log */
+	char *run_dir;		/* DIR/run: the point's `cxlbed run --out` (a new folder) */
 	char *input;		/* what `cxlbed run` is given: DIR/point.scn or .topo */
 };
 

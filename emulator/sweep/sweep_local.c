@@ -31,7 +31,7 @@ static char *self_path(void)
 static GPid start_point(const char *self, const struct sweep_point *p)
 {
 	g_autofree char *log = g_build_filename(p->dir, "run.log", NULL);
-	const char *argv[] = { self, "run", "--out", p->dir, p->input, NULL };
+	const char *argv[] = { self, "run", "--out", p->run_dir, p->input, NULL };
 	int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	pid_t pid;
 
@@ -126,7 +126,7 @@ int sweep_run_point(const struct sweep *s, guint index)
 		return 2;
 	}
 	p = g_ptr_array_index(s->points, index);
-	execl(self, self, "run", "--out", p->dir, p->input, (char *)NULL);
+	execl(self, self, "run", "--out", p->run_dir, p->input, (char *)NULL);
 	fprintf(stderr, "cxlbed sweep: %s: %s\n", self, g_strerror(errno));
 	return 1;
 }

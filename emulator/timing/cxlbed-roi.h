@@ -18,6 +18,7 @@
 #define CXLBED_ROI_END		2	/* end it: the plugin reports it */
 #define CXLBED_ROI_ARM		3	/* start modeling (no region) */
 #define CXLBED_ROI_DUMP		4	/* write the report now */
+#define CXLBED_ROI_CLOCK	5	/* guest clock device; id: see cxlbed-clock.h */
 
 /* The guest agent's region around a whole workload command (its `run`
  * with "roi": true); workloads' own ids stay below it. */

@@ -10,117 +10,186 @@ bool mc_level_init(struct mc_level *l, uint64_t bytes, uint32_t ways,
 	uint64_t lines;
 
 	memset(l, 0, sizeof(*l));
-	if (!ways || !line_bytes || bytes < (uint64_t)ways * line_bytes)
+	if (!ways || ways > 32 || !line_bytes ||
+	    bytes < (uint64_t)ways * line_bytes)
 		return false;
 	lines = bytes / line_bytes;
 	l->ways = ways;
 	l->sets = lines / ways;
+	l->full = ways == 32 ? UINT32_MAX : (1u << ways) - 1;
 	if (!(l->sets & (l->sets - 1))) {
 		l->set_mask = l->sets - 1;
 		while ((1u << l->set_shift) < l->sets)
 			l->set_shift++;
 	}
-	lines = (uint64_t)l->sets * ways;
-	/*
-	 * Sets of 16 ways are 128 bytes: aligned, each is one pair of host
-	 * lines (fetched together by adjacent-line prefetchers), never three.
-	 */
-	l->way = aligned_alloc(128, (lines * sizeof(*l->way) + 127) & ~127ull);
-	if (l->way)
-		memset(l->way, 0, lines * sizeof(*l->way));
-	l->ready = calloc(lines, sizeof(*l->ready));
-	if (!l->way || !l->ready) {
+	/* tags, flags, MRU bits; whole host lines */
+	l->block = (5 * ways + sizeof(uint32_t) + 63) & ~63u;
+	l->mem = aligned_alloc(64, (uint64_t)l->sets * l->block);
+	if (l->mem)
+		memset(l->mem, 0, (uint64_t)l->sets * l->block);
+	l->ready = malloc((uint64_t)l->sets * ways * sizeof(*l->ready));
+	if (!l->mem || !l->ready) {
 		mc_level_free(l);
 		return false;
 	}
+	/* touched now, not page by page during the first region measured */
+	memset(l->ready, 0, (uint64_t)l->sets * ways * sizeof(*l->ready));
 	return true;
 }
 
 void mc_level_free(struct mc_level *l)
 {
-	free(l->way);
+	free(l->mem);
 	free(l->ready);
 	memset(l, 0, sizeof(*l));
 }
 
-/* Where @line lives: its set's first way, and the tag it carries there. */
-static inline uint64_t *set_of(const struct mc_level *l, uint64_t line,
-			       uint64_t *tag)
+static inline uint32_t *tags_of(const uint8_t *set)
 {
-	uint64_t set, q;
-
-	if (l->set_mask) {
-		set = line & l->set_mask;
-		q = line >> l->set_shift;
-	} else {
-		set = line % l->sets;
-		q = line / l->sets;
-	}
-	*tag = (q + 1) & MC_TAG_MASK;
-	return &l->way[set * l->ways];
+	return (uint32_t *)set;
 }
 
-static inline int find_way(const struct mc_level *l, const uint64_t *ways,
-			   uint64_t tag)
+static inline uint8_t *flags_of(const struct mc_level *l, uint8_t *set)
 {
-	for (uint32_t w = 0; w < l->ways; w++)
-		if ((ways[w] & MC_TAG_MASK) == tag)
-			return (int)w;
-	return -1;
+	return set + 4 * l->ways;
+}
+
+static inline uint32_t *mru_of(const struct mc_level *l, uint8_t *set)
+{
+	return (uint32_t *)(set + l->block - sizeof(uint32_t));
 }
 
 /*
- * A fresh LRU stamp. When stamps reach the top of their field, halve them
- * all: the order is kept (neighbours may tie), the field is free again.
+ * Bit w set where way w holds @tag. Four tags at a time (SSE2, every
+ * x86-64 host) when the ways come in fours: no branch per way, which the
+ * host mispredicted on every miss.
  */
-static inline uint64_t next_stamp(struct mc_level *l)
+#if defined(__SSE2__)
+#include <emmintrin.h>
+
+/* Bit i set where tags[i] == @want, for four tags (16-byte aligned). */
+static inline uint32_t four(const uint32_t *t, __m128i want)
 {
-	if (++l->clock > MC_STAMP_MAX) {
-		uint64_t n = (uint64_t)l->sets * l->ways;
-		const uint64_t field = (uint64_t)MC_STAMP_MAX << MC_STAMP_SHIFT;
-
-		for (uint64_t i = 0; i < n; i++) {
-			uint64_t st = (l->way[i] & field) >> 1 & field;
-
-			l->way[i] = (l->way[i] & ~field) | st;
-		}
-		l->clock = (MC_STAMP_MAX >> 1) + 1;
-	}
-	return (uint64_t)l->clock << MC_STAMP_SHIFT;
+	return (uint32_t)_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(
+		_mm_load_si128((const __m128i *)t), want)));
 }
 
-static inline void touch(struct mc_level *l, uint64_t *w)
+static inline uint32_t tag_mask(const struct mc_level *l, const uint8_t *set,
+				uint32_t tag)
 {
-	const uint64_t field = (uint64_t)MC_STAMP_MAX << MC_STAMP_SHIFT;
+	const uint32_t *t = tags_of(set);
+	__m128i want = _mm_set1_epi32((int)tag);
+	uint32_t m = 0;
 
-	*w = (*w & ~field) | next_stamp(l);
+	/* the model's usual geometries, unrolled */
+	if (l->ways == 16)
+		return four(t, want) | four(t + 4, want) << 4 |
+		       four(t + 8, want) << 8 | four(t + 12, want) << 12;
+	if (l->ways == 12)
+		return four(t, want) | four(t + 4, want) << 4 |
+		       four(t + 8, want) << 8;
+	if (!(l->ways & 3)) {
+		for (uint32_t w = 0; w < l->ways; w += 4)
+			m |= four(t + w, want) << w;
+		return m;
+	}
+	for (uint32_t w = 0; w < l->ways; w++)
+		m |= (uint32_t)(t[w] == tag) << w;
+	return m;
+}
+#else
+static inline uint32_t tag_mask(const struct mc_level *l, const uint8_t *set,
+				uint32_t tag)
+{
+	const uint32_t *t = tags_of(set);
+	uint32_t m = 0;
+
+	for (uint32_t w = 0; w < l->ways; w++)
+		m |= (uint32_t)(t[w] == tag) << w;
+	return m;
+}
+#endif
+
+/* Way @w was used: its MRU bit; all set would say nothing, so restart. */
+static inline void touch(const struct mc_level *l, uint8_t *set, int w)
+{
+	uint32_t *mru = mru_of(l, set), m = *mru | 1u << w;
+
+	*mru = m == l->full ? 1u << w : m;
+}
+
+void mc_find(const struct mc_level *l, uint64_t line, struct mc_ref *r)
+{
+	uint64_t q;
+	uint32_t m;
+
+	if (l->set_mask) {
+		r->index = line & l->set_mask;
+		q = line >> l->set_shift;
+	} else {
+		r->index = line % l->sets;
+		q = line / l->sets;
+	}
+	r->tag = (uint32_t)(q + 1);
+	r->set = l->mem + r->index * l->block;
+	m = tag_mask(l, r->set, r->tag);
+	r->way = m ? __builtin_ctz(m) : -1;
+}
+
+uint8_t mc_use(struct mc_level *l, const struct mc_ref *r, uint8_t set_flags,
+	       uint8_t clear_flags, double settled, double *ready)
+{
+	uint8_t *f = &flags_of(l, r->set)[r->way];
+	uint8_t old = *f;
+
+	touch(l, r->set, r->way);
+	if (ready) {
+		*ready = 0;
+		if (old & MC_PENDING) {
+			*ready = l->ready[r->index * l->ways + r->way];
+			if (*ready <= settled)
+				*f &= ~MC_PENDING;
+		}
+	}
+	*f = (*f | set_flags) & ~(clear_flags & ~MC_PENDING);
+	return old & ~MC_PENDING;
+}
+
+bool mc_put(struct mc_level *l, const struct mc_ref *r, uint8_t flags,
+	    double ready, uint64_t *victim)
+{
+	uint32_t *t = tags_of(r->set);
+	uint8_t *f = flags_of(l, r->set);
+	uint32_t empty = tag_mask(l, r->set, 0) & l->full;
+	uint32_t old = ~*mru_of(l, r->set) & l->full;
+	int w = empty ? __builtin_ctz(empty) : old ? __builtin_ctz(old) : 0;
+	bool dirty = t[w] && (f[w] & MC_DIRTY);
+
+	if (dirty && victim)
+		*victim = (uint64_t)(t[w] - 1) * l->sets + r->index;
+	flags &= ~MC_PENDING;
+	if (ready > 0) {	/* 0: arrived long ago, nothing to keep */
+		flags |= MC_PENDING;
+		l->ready[r->index * l->ways + w] = ready;
+	}
+	t[w] = r->tag;
+	f[w] = flags;
+	touch(l, r->set, w);
+	return dirty;
 }
 
 bool mc_lookup_at(struct mc_level *l, uint64_t line, uint8_t set_flags,
 		  double settled, double *ready, uint8_t *flags)
 {
-	uint64_t tag, *ways = set_of(l, line, &tag);
-	int w = find_way(l, ways, tag);
-	uint64_t *way;
+	struct mc_ref r;
+	uint8_t f;
 
-	if (w < 0) {
-		l->misses++;
+	mc_find(l, line, &r);
+	if (r.way < 0)
 		return false;
-	}
-	l->hits++;
-	way = &ways[w];
-	touch(l, way);
+	f = mc_use(l, &r, set_flags, 0, settled, ready);
 	if (flags)
-		*flags = (*way >> MC_FLAG_SHIFT) & ~MC_PENDING;
-	if (ready) {
-		*ready = 0;
-		if (*way & ((uint64_t)MC_PENDING << MC_FLAG_SHIFT)) {
-			*ready = l->ready[way - l->way];
-			if (*ready <= settled)
-				*way &= ~((uint64_t)MC_PENDING << MC_FLAG_SHIFT);
-		}
-	}
-	*way |= (uint64_t)set_flags << MC_FLAG_SHIFT;
+		*flags = f;
 	return true;
 }
 
@@ -132,53 +201,28 @@ bool mc_lookup(struct mc_level *l, uint64_t line, uint8_t set_flags,
 
 void mc_clear_flags(struct mc_level *l, uint64_t line, uint8_t flags)
 {
-	uint64_t tag, *ways = set_of(l, line, &tag);
-	int w = find_way(l, ways, tag);
+	struct mc_ref r;
 
-	if (w >= 0)
-		ways[w] &= ~((uint64_t)flags << MC_FLAG_SHIFT);
+	mc_find(l, line, &r);
+	if (r.way >= 0)
+		flags_of(l, r.set)[r.way] &= ~flags;
 }
 
 bool mc_contains(const struct mc_level *l, uint64_t line)
 {
-	uint64_t tag, *ways = set_of(l, line, &tag);
+	struct mc_ref r;
 
-	return find_way(l, ways, tag) >= 0;
+	mc_find(l, line, &r);
+	return r.way >= 0;
 }
 
 bool mc_insert(struct mc_level *l, uint64_t line, uint8_t flags, double ready,
 	       uint64_t *victim)
 {
-	uint64_t tag, *ways = set_of(l, line, &tag);
-	uint64_t set = (ways - l->way) / l->ways;
-	uint32_t lru = 0;
-	uint64_t oldest = UINT64_MAX;
-	bool dirty;
+	struct mc_ref r;
 
-	/* stamps sit above the tag: comparing whole words orders by stamp */
-	for (uint32_t w = 0; w < l->ways; w++) {
-		uint64_t key = ways[w] << 8;
-
-		if (!(ways[w] & MC_TAG_MASK)) {
-			lru = w;
-			break;
-		}
-		if (key < oldest) {
-			oldest = key;
-			lru = w;
-		}
-	}
-	dirty = (ways[lru] >> MC_FLAG_SHIFT) & MC_DIRTY;
-	if (dirty && victim)
-		*victim = ((ways[lru] & MC_TAG_MASK) - 1) * l->sets + set;
-	flags &= ~MC_PENDING;
-	if (ready > 0) {	/* 0: arrived long ago, nothing to keep */
-		flags |= MC_PENDING;
-		l->ready[set * l->ways + lru] = ready;
-	}
-	ways[lru] = tag | (uint64_t)flags << MC_FLAG_SHIFT;
-	touch(l, &ways[lru]);
-	return dirty;
+	mc_find(l, line, &r);
+	return mc_put(l, &r, flags, ready, victim);
 }
 
 int mc_prefetch_observe(struct mc_prefetcher *p, uint64_t line,
@@ -191,6 +235,10 @@ int mc_prefetch_observe(struct mc_prefetcher *p, uint64_t line,
 	if (p->distance <= 0)
 		return 0;
 	p->clock++;
+	/* a stream goes on where it was: try the last one matched first */
+	i = p->hot;
+	if (p->s[i].stamp && p->s[i].dir && line == p->s[i].last + p->s[i].dir)
+		goto found;
 	for (i = 0; i < MC_STREAMS; i++) {
 		struct mc_stream *c = &p->s[i];
 
@@ -220,6 +268,8 @@ int mc_prefetch_observe(struct mc_prefetcher *p, uint64_t line,
 		s->stamp = p->clock;
 		return 0;
 	}
+found:
+	p->hot = i;
 	s = &p->s[i];
 	s->last = line;
 	s->stamp = p->clock;

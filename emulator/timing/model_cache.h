@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Cache model: one set-associative, LRU level, and a stream prefetcher.
- * Addresses are line numbers (physical address >> line shift). Each line
- * carries the modeled time its data arrives (a prefetch may still be in
- * flight when the core asks for it) and a dirty bit for write-back.
+ * Cache model: one set-associative level with pseudo-LRU replacement, and
+ * a stream prefetcher. Addresses are line numbers (physical address >>
+ * line shift). Each line carries the modeled time its data arrives (a
+ * prefetch may still be in flight when the core asks for it) and a dirty
+ * bit for write-back.
  * No locking here: the caller owns a level (private) or locks it (shared).
  */
 #ifndef CXLBED_MODEL_CACHE_H
@@ -21,28 +22,38 @@
 #define MC_PENDING	0x4
 
 /*
- * Layout: the model's big levels (an LLC of tens of MiB) do not fit in the
- * host's caches, so everything a lookup and an LRU choice read is packed
- * in one 64-bit word per way, a set's words side by side (16 ways: two
- * host cache lines). A word holds
- *   bits  0-31  line / sets + 1 (the set is implied; 0 = invalid way)
- *   bits 32-55  LRU stamp (larger = more recent)
- *   bits 56-63  flags (MC_DIRTY, MC_PREFETCHED)
- * Ready times are read only on a hit or written on an insert: apart.
+ * Layout: everything a lookup and a replacement choice read is in one
+ * block per set, aligned to host cache lines (16 ways: two lines; 12 or
+ * fewer: one): the ways' tags (32-bit: line / sets + 1, the set implied;
+ * 0 = empty way), their flags (a byte each), and the set's MRU bits.
+ * Tags are compared four at a time. Ready times are read only on a hit
+ * of a pending line or written on an insert: apart.
+ *
+ * Replacement is pseudo-LRU with one MRU bit per way (as many real caches
+ * do): a use sets its way's bit, and when that would set them all, the
+ * others are cleared; the victim is the first empty way, else the first
+ * way whose bit is clear. For two ways this is exactly LRU.
  */
-#define MC_TAG_MASK	0xffffffffull
-#define MC_STAMP_SHIFT	32
-#define MC_STAMP_MAX	0xffffffu
-#define MC_FLAG_SHIFT	56
-
 struct mc_level {
 	uint32_t sets, ways;
 	uint32_t set_mask;	/* sets - 1 when sets is a power of two, else 0 */
 	uint32_t set_shift;	/* log2(sets) when a power of two */
-	uint64_t *way;		/* [set * ways + way], packed as above */
+	uint32_t block;		/* bytes per set */
+	uint32_t full;		/* MRU bits of every way */
+	uint8_t *mem;		/* sets * block */
 	double *ready;		/* [set * ways + way]: modeled ns the data is there */
-	uint32_t clock;		/* LRU stamps; halved when they reach the top */
-	uint64_t hits, misses;
+};
+
+/*
+ * Where a line lives in a level: its set, its tag there and its way (< 0:
+ * not there). Found once, used for the lookup and for the fill that may
+ * follow, so that a miss scans its set once.
+ */
+struct mc_ref {
+	uint8_t *set;		/* the set's block */
+	uint64_t index;		/* the set's number */
+	uint32_t tag;
+	int way;
 };
 
 /* @bytes total, @ways associativity; false if the geometry is unusable. */
@@ -50,8 +61,25 @@ bool mc_level_init(struct mc_level *l, uint64_t bytes, uint32_t ways,
 		   uint32_t line_bytes);
 void mc_level_free(struct mc_level *l);
 
+/* Find @line in @l (touches nothing). */
+void mc_find(const struct mc_level *l, uint64_t line, struct mc_ref *r);
 /*
- * Look @line up. On a hit: refresh LRU, OR @set_flags into its flags, give
+ * Use the way @r found: mark it recently used, set @set_flags and clear
+ * @clear_flags, give back its ready time as mc_lookup_at does (@settled);
+ * returns its flags before the change.
+ */
+uint8_t mc_use(struct mc_level *l, const struct mc_ref *r, uint8_t set_flags,
+	       uint8_t clear_flags, double settled, double *ready);
+/*
+ * Put the line @r did not find into @r's set, evicting the pseudo-LRU way
+ * (an empty one first). Returns true when a dirty line left, its number in
+ * *victim.
+ */
+bool mc_put(struct mc_level *l, const struct mc_ref *r, uint8_t flags,
+	    double ready, uint64_t *victim);
+
+/*
+ * Look @line up. On a hit: mark it used, OR @set_flags into its flags, give
  * back its ready time and flags (before the OR), return true.
  */
 bool mc_lookup(struct mc_level *l, uint64_t line, uint8_t set_flags,
@@ -70,7 +98,7 @@ void mc_clear_flags(struct mc_level *l, uint64_t line, uint8_t flags);
 bool mc_contains(const struct mc_level *l, uint64_t line);
 
 /*
- * Insert @line (not present) evicting the LRU way. Returns true when a
+ * Insert @line (not present) evicting the pseudo-LRU way. Returns true when a
  * dirty line was evicted, with its number in *victim.
  */
 bool mc_insert(struct mc_level *l, uint64_t line, uint8_t flags, double ready,
@@ -91,6 +119,7 @@ struct mc_prefetcher {
 	int distance;		/* lines kept ahead of the demand stream; 0 = off */
 	struct mc_stream s[MC_STREAMS];
 	uint64_t clock;
+	int hot;		/* the stream matched last */
 };
 
 /*

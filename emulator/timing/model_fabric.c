@@ -5,15 +5,15 @@
 #include <string.h>
 
 void mf_res_init(struct mf_res *r, const char *name, double read_gbps,
-		 double write_gbps)
+		 double write_gbps, double queue_ns)
 {
 	memset(r, 0, sizeof(*r));
 	strncpy(r->name, name, sizeof(r->name) - 1);
 	r->gbps[MF_READ] = read_gbps;
 	r->gbps[MF_WRITE] = write_gbps;
-	for (int d = 0; d < 2; d++)	/* GB/s is bytes per ns */
-		r->bucket_ns[d] = r->gbps[d] > 0 ?
-			MF_BUCKET_BYTES / r->gbps[d] : 0;
+	r->queue_ns = queue_ns;
+	for (int d = 0; d < 2; d++)
+		mf_lane_init(&r->lane[d], r->gbps[d], queue_ns);
 }
 
 /* Spin lock usable across processes (the segment may be shared). */
@@ -27,37 +27,6 @@ static void res_lock(struct mf_res *r)
 static void res_unlock(struct mf_res *r)
 {
 	__atomic_store_n(&r->lock, 0, __ATOMIC_RELEASE);
-}
-
-/* Called with the lock held. */
-static double reserve_locked(struct mf_res *r, enum mf_dir dir, double t,
-			     uint32_t bytes)
-{
-	double bns = r->bucket_ns[dir];
-	uint64_t k;
-
-	if (bns <= 0)
-		return t;
-	k = (uint64_t)(t / bns);
-	for (int guard = 0; guard < MF_BUCKETS; guard++, k++) {
-		struct mf_bucket *b = &r->b[dir][k % MF_BUCKETS];
-		double start;
-
-		if (b->tag < k) {		/* stale slot: a fresh bucket */
-			b->tag = k;
-			b->used = 0;
-		} else if (b->tag > k) {
-			/* older than the ring holds: too far back to queue */
-			return t;
-		}
-		if (b->used >= MF_BUCKET_BYTES)
-			continue;
-		/* transfers in a bucket go back to back from its start */
-		start = k * bns + b->used / r->gbps[dir];
-		b->used += bytes;
-		return start > t ? start : t;
-	}
-	return t;	/* ring exhausted: a request from far in the past */
 }
 
 static void count(struct mf_counters *c, enum mf_dir dir, uint32_t bytes,
@@ -91,19 +60,23 @@ static void note_user(struct mf_res *r, int who, double t)
 }
 
 double mf_res_reserve(struct mf_res *r, enum mf_dir dir, double t,
-		      uint32_t bytes, struct mf_counters *mine, int who)
+		      uint32_t bytes, struct mf_counters *mine, int who,
+		      double *queue)
 {
-	double start;
+	struct mf_grant g;
 
 	res_lock(r);
 	if (who >= 0)
 		note_user(r, who, t);
-	start = reserve_locked(r, dir, t, bytes);
-	count(&r->total, dir, bytes, start - t);
+	g = mf_lane_take(&r->lane[dir], who < 0 ? 0 : who / MF_FLOW_SLOTS, t,
+			 bytes);
+	count(&r->total, dir, bytes, g.pass - t + g.queue);
 	if (mine)
-		count(mine, dir, bytes, start - t);
+		count(mine, dir, bytes, g.pass - t + g.queue);
 	res_unlock(r);
-	return start;
+	if (queue)
+		*queue = g.queue;
+	return g.pass;
 }
 
 struct mf_target *mf_decode(const struct mf_fabric *f, uint64_t pa,
@@ -124,19 +97,25 @@ struct mf_target *mf_decode(const struct mf_fabric *f, uint64_t pa,
 double mf_access(struct mf_target *t, enum mf_dir dir, double issue,
 		 uint32_t bytes)
 {
-	return mf_access_by(t, dir, issue, bytes, -1);
+	return mf_access_by(t, dir, issue, bytes, -1, NULL);
 }
 
 double mf_access_by(struct mf_target *t, enum mf_dir dir, double issue,
-		    uint32_t bytes, int who)
+		    uint32_t bytes, int who, double *passed)
 {
-	double at = issue;
+	double at = issue, queued = 0;
 
-	for (int i = 0; i < t->nres; i++)
-		at = mf_res_reserve(t->res[i], dir, at, bytes, t->mine[i],
-				    who);
+	for (int i = 0; i < t->nres; i++) {
+		double q;
+
+		at = mf_res_reserve(t->res[i], dir, at, bytes, t->mine[i], who,
+				    &q);
+		queued += q;
+	}
 	__atomic_fetch_add(&t->misses[dir], 1, __ATOMIC_RELAXED);
-	return at + mf_target_latency(t, dir);
+	if (passed)
+		*passed = at;
+	return at + queued + mf_target_latency(t, dir);
 }
 
 void mf_window_init(struct mf_window *w, int n)
@@ -145,41 +124,32 @@ void mf_window_init(struct mf_window *w, int n)
 	w->n = n < 1 ? 1 : n > MF_MAX_WINDOW ? MF_MAX_WINDOW : n;
 }
 
-static int earliest(const struct mf_window *w)
-{
-	int e = 0;
-
-	for (int i = 1; i < w->n; i++)
-		if (w->done[i] < w->done[e])
-			e = i;
-	return e;
-}
-
 double mf_window_slot(const struct mf_window *w, double now)
 {
-	double d = w->done[earliest(w)];
-
-	return d > now ? d : now;
+	return w->done[0] > now ? w->done[0] : now;
 }
 
 bool mf_window_has_free(const struct mf_window *w, double now)
 {
-	for (int i = 0; i < w->n; i++)
-		if (w->done[i] <= now)
-			return true;
-	return false;
-}
-
-int mf_window_free(const struct mf_window *w, double now)
-{
-	int n = 0;
-
-	for (int i = 0; i < w->n; i++)
-		n += w->done[i] <= now;
-	return n;
+	return w->done[0] <= now;
 }
 
 void mf_window_fill(struct mf_window *w, double done)
 {
-	w->done[earliest(w)] = done;
+	int i = 0;
+
+	/* the earliest slot (the heap's root) takes @done; sift it down */
+	for (;;) {
+		int c = 2 * i + 1;
+
+		if (c >= w->n)
+			break;
+		if (c + 1 < w->n && w->done[c + 1] < w->done[c])
+			c++;
+		if (w->done[c] >= done)
+			break;
+		w->done[i] = w->done[c];
+		i = c;
+	}
+	w->done[i] = done;
 }

@@ -8,13 +8,9 @@
  * link on the way, round trip. A miss costs that latency plus the time it
  * queues for bandwidth on each resource.
  *
- * Bandwidth is kept as a ring of time buckets per resource and direction:
- * a bucket is a span of modeled time that can carry a fixed number of
- * bytes. A transfer at time t takes room in the first bucket at or after t
- * that has some; it starts when that room comes up. Requests from a vCPU
- * or host slightly behind in modeled time still find the room that was
- * free at their time, so the order in which host threads happen to run
- * changes little. Resources may live in a segment shared by hosts.
+ * Each resource has two lanes (read, write) that share their bandwidth
+ * between hosts and add queueing below saturation (model_lane.h).
+ * Resources may live in a segment shared by hosts.
  */
 #ifndef CXLBED_MODEL_FABRIC_H
 #define CXLBED_MODEL_FABRIC_H
@@ -22,24 +18,19 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "model_lane.h"
+
 enum mf_dir { MF_READ = 0, MF_WRITE = 1 };
 
-#define MF_BUCKETS 4096
-/* Bytes a bucket carries: a whole number of lines keeps rates exact. */
-#define MF_BUCKET_BYTES (32u * 64u)
 #define MF_NAME 64
-
-struct mf_bucket {
-	uint64_t tag;		/* bucket number held in this slot */
-	uint32_t used;		/* bytes taken */
-	uint32_t pad;
-};
+/* Requesters (sync slots) per flow: a host's vCPUs are one flow. */
+#define MF_FLOW_SLOTS 32
 
 /* Counters a resource keeps, totals over every host. */
 struct mf_counters {
 	uint64_t bytes[2];
 	uint64_t reqs[2];
-	double wait_ns[2];	/* sum of queueing delay */
+	double wait_ns[2];	/* sum of queueing delay (sharing + M/D/1) */
 };
 
 /*
@@ -58,24 +49,29 @@ struct mf_user {
 struct mf_res {
 	char name[MF_NAME];
 	double gbps[2];		/* read, write; 0 = unlimited */
-	double bucket_ns[2];
+	double queue_ns;	/* M/D/1 service time (model_lane.h); 0 none */
 	int lock;
 	struct mf_counters total;
 	struct mf_user users[MF_USERS];
-	struct mf_bucket b[2][MF_BUCKETS];
+	struct mf_lane lane[2];
 };
 
-/* Set a resource up (name, read and write bandwidth in GB/s). */
-void mf_res_init(struct mf_res *r, const char *name, double read_gbps,
-		 double write_gbps);
 /*
- * Take room for @bytes in direction @dir at modeled time @t; returns when
- * the transfer starts (>= t). Counts it in the totals and, when given, in
- * @mine (one host's share), under the resource's lock. @who (a sync slot,
- * < 0: anonymous) is recorded as a user of the resource.
+ * Set a resource up: name, read and write bandwidth in GB/s, the service
+ * time of its queueing term (0: none).
+ */
+void mf_res_init(struct mf_res *r, const char *name, double read_gbps,
+		 double write_gbps, double queue_ns);
+/*
+ * Take @bytes in direction @dir at modeled time @t for requester @who (a
+ * sync slot, < 0: anonymous; its host is its flow), under the resource's
+ * lock. Returns when the transfer gets through (>= t) and, in *queue, the
+ * M/D/1 wait it adds to the latency. Counts it in the totals and, when
+ * given, in @mine (one host's share); records @who as a user.
  */
 double mf_res_reserve(struct mf_res *r, enum mf_dir dir, double t,
-		      uint32_t bytes, struct mf_counters *mine, int who);
+		      uint32_t bytes, struct mf_counters *mine, int who,
+		      double *queue);
 
 #define MF_MAX_PATH 8
 #define MF_MAX_WAYS 16
@@ -124,16 +120,24 @@ static inline double mf_target_latency(const struct mf_target *t,
 
 /*
  * One line transfer issued at @t to @t's target; returns when the data is
- * back (read) or accepted (write): start after queueing on every resource
- * of the path, plus the path latency.
+ * back (read) or accepted (write): when it got through every resource of
+ * the path, plus the path latency and each resource's queueing wait.
  */
 double mf_access(struct mf_target *t, enum mf_dir dir, double issue,
 		 uint32_t bytes);
-/* The same on behalf of requester @who (a sync slot; < 0: anonymous). */
+/*
+ * The same on behalf of requester @who (a sync slot; < 0: anonymous).
+ * When @passed is given it receives the time the transfer got through the
+ * last resource (a write-back's buffer entry is free then).
+ */
 double mf_access_by(struct mf_target *t, enum mf_dir dir, double issue,
-		    uint32_t bytes, int who);
+		    uint32_t bytes, int who, double *passed);
 
-/* Bounded misses in flight per core: each slot holds a completion time. */
+/*
+ * Bounded misses in flight per core: each slot holds a completion time,
+ * kept as a min-heap (the earliest free slot at the root): a miss looks at
+ * one slot and fills in log(n) steps, not n.
+ */
 #define MF_MAX_WINDOW 256
 
 struct mf_window {
@@ -144,10 +148,8 @@ struct mf_window {
 void mf_window_init(struct mf_window *w, int n);
 /* Earliest time >= @now at which a slot is free. */
 double mf_window_slot(const struct mf_window *w, double now);
-/* Is a slot free at @now? (Stops at the first.) */
+/* Is a slot free at @now? */
 bool mf_window_has_free(const struct mf_window *w, double now);
-/* Slots free at @now. */
-int mf_window_free(const struct mf_window *w, double now);
 /* Occupy the earliest-free slot until @done. */
 void mf_window_fill(struct mf_window *w, double done);
 

@@ -63,42 +63,57 @@ static void llc_unlock(struct tm_host_mem *h)
 	__atomic_store_n(&h->llc_lock, 0, __ATOMIC_RELEASE);
 }
 
-/* A dirty line leaves the last level: write it back, nobody waits on it. */
+/*
+ * A dirty line leaves the last level: write it back. Nobody waits for the
+ * write itself, but the way it leaves is only free once the write got
+ * through the path: the fill that evicted it waits for that (c->wb_until),
+ * so a stream of stores runs no faster than the path takes writes.
+ */
 static void write_back(struct tm_host_mem *h, struct tm_cpu_mem *c,
 		       uint64_t line, double now)
 {
 	struct mf_target *t = mf_decode(h->fabric, line << h->line_shift, false);
+	double passed;
 
 	if (!t)
 		return;
-	mf_access_by(t, MF_WRITE, now, h->cfg.line_bytes, c->who);
+	mf_access_by(t, MF_WRITE, now, h->cfg.line_bytes, c->who, &passed);
+	if (passed > c->wb_until)
+		c->wb_until = passed;
 	c->st.mem_writes[t->cxl]++;
 }
 
 /*
- * Fetch @line into the last level (LLC lock held) if it is not there,
- * issued at @issue; returns when its data is in.
+ * Fetch @line (of target @t, NULL: not memory) into the last level (LLC
+ * lock held) if it is not there, issued at @issue; returns when its data
+ * is in.
  */
 static double llc_fill(struct tm_host_mem *h, struct tm_cpu_mem *c,
-		       uint64_t line, double issue, bool *from_mem)
+		       uint64_t line, struct mf_target *t, double issue,
+		       bool *from_mem)
 {
-	struct mf_target *t;
+	struct mc_ref r;
 	uint64_t victim;
 	double ready;
 
 	*from_mem = false;
+	mc_find(&h->llc, line, &r);
 	/* cores may be up to the skew bound behind this one: keep a margin */
-	if (mc_lookup_at(&h->llc, line, 0, issue - TM_LLC_SETTLE_NS, &ready,
-			 NULL))
+	if (r.way >= 0) {
+		mc_use(&h->llc, &r, 0, 0, issue - TM_LLC_SETTLE_NS, &ready);
 		return ready;
-	t = mf_decode(h->fabric, line << h->line_shift, false);
-	ready = t ? mf_access_by(t, MF_READ, issue, h->cfg.line_bytes, c->who) :
-		    issue;
+	}
+	ready = t ? mf_access_by(t, MF_READ, issue, h->cfg.line_bytes, c->who,
+				 NULL) : issue;
 	if (t)
 		c->st.mem_reads[t->cxl]++;
 	*from_mem = true;
-	if (mc_insert(&h->llc, line, 0, ready, &victim))
+	c->wb_until = 0;
+	if (mc_put(&h->llc, &r, 0, ready, &victim))
 		write_back(h, c, victim, issue);
+	/* the line goes in where the victim was: not before it has left */
+	if (c->wb_until > ready)
+		ready = c->wb_until;
 	return ready;
 }
 
@@ -106,46 +121,57 @@ static double llc_fill(struct tm_host_mem *h, struct tm_cpu_mem *c,
 static void l2_victim(struct tm_host_mem *h, struct tm_cpu_mem *c,
 		      uint64_t line, double now)
 {
+	struct mc_ref r;
 	uint64_t victim;
 
 	llc_lock(h);
-	if (!mc_lookup(&h->llc, line, MC_DIRTY, NULL, NULL) &&
-	    mc_insert(&h->llc, line, MC_DIRTY, now, &victim))
+	mc_find(&h->llc, line, &r);
+	if (r.way >= 0)
+		mc_use(&h->llc, &r, MC_DIRTY, 0, 0, NULL);
+	else if (mc_put(&h->llc, &r, MC_DIRTY, now, &victim))
 		write_back(h, c, victim, now);
 	llc_unlock(h);
 }
 
-static void l2_insert(struct tm_host_mem *h, struct tm_cpu_mem *c,
-		      uint64_t line, uint8_t flags, double ready, double now)
+/* Put @line, which @r did not find in L2, there. */
+static void l2_put(struct tm_host_mem *h, struct tm_cpu_mem *c,
+		   const struct mc_ref *r, uint8_t flags, double ready,
+		   double now)
 {
 	uint64_t victim;
 
-	if (mc_insert(&c->l2, line, flags, ready, &victim))
+	if (mc_put(&c->l2, r, flags, ready, &victim))
 		l2_victim(h, c, victim, now);
 }
 
-static void l1_insert(struct tm_host_mem *h, struct tm_cpu_mem *c,
-		      uint64_t line, uint8_t flags, double ready, double now)
+/* Put the line @r did not find in L1 there; a dirty victim goes to L2. */
+static void l1_put(struct tm_host_mem *h, struct tm_cpu_mem *c,
+		   const struct mc_ref *r, uint8_t flags, double ready,
+		   double now)
 {
+	struct mc_ref r2;
 	uint64_t victim;
 
-	if (!mc_insert(&c->l1, line, flags, ready, &victim))
+	if (!mc_put(&c->l1, r, flags, ready, &victim))
 		return;
-	if (!mc_lookup(&c->l2, victim, MC_DIRTY, NULL, NULL))
-		l2_insert(h, c, victim, MC_DIRTY, now, now);
+	mc_find(&c->l2, victim, &r2);
+	if (r2.way >= 0)
+		mc_use(&c->l2, &r2, MC_DIRTY, 0, 0, NULL);
+	else
+		l2_put(h, c, &r2, MC_DIRTY, now, now);
 }
 
-/* Arbitration before reserving for @line at @now (see tm_host_mem.turn). */
+/* Arbitration before reserving on @t's path at @now (see tm_host_mem.turn). */
 static void take_turn(struct tm_host_mem *h, struct tm_cpu_mem *c,
-		      uint64_t line, double now)
+		      struct mf_target *t, double now)
 {
-	struct mf_target *t;
-
-	if (!h->turn)
-		return;
-	t = mf_decode(h->fabric, line << h->line_shift, false);
-	if (t)
+	if (h->turn && t)
 		h->turn(c, t, now);
+}
+
+static struct mf_target *target_of(const struct tm_host_mem *h, uint64_t line)
+{
+	return mf_decode(h->fabric, line << h->line_shift, false);
 }
 
 /* Run the stream prefetcher after the core touched @line at @now. */
@@ -159,71 +185,74 @@ static void prefetch(struct tm_host_mem *h, struct tm_cpu_mem *c,
 	if (n <= 0)
 		return;
 	for (i = 0, l = first; i < n; i++, l += dir) {
+		struct mf_target *t;
+		struct mc_ref r;
 		bool from_mem;
 		double ready;
 
-		if (mc_contains(&c->l2, l))
+		mc_find(&c->l2, l, &r);
+		if (r.way >= 0)
 			continue;
 		/* a prefetch never stalls the core: stop when slots run out */
 		if (!mf_window_has_free(&c->win, now))
 			break;
-		take_turn(h, c, l, now);
+		t = target_of(h, l);
+		take_turn(h, c, t, now);
 		llc_lock(h);
-		ready = llc_fill(h, c, l, now, &from_mem);
+		ready = llc_fill(h, c, l, t, now, &from_mem);
 		llc_unlock(h);
 		if (from_mem)
 			mf_window_fill(&c->win, ready);
 		c->st.prefetches++;
 		/* may take the LLC lock for a dirty victim: not held here */
-		l2_insert(h, c, l, MC_PREFETCHED, ready, now);
+		l2_put(h, c, &r, MC_PREFETCHED, ready, now);
 	}
 	mc_prefetch_issued(&c->pf, stream, l);
 }
 
-double tm_mem_access(struct tm_host_mem *h, struct tm_cpu_mem *c, uint64_t pa,
-		     bool store, double now)
+double tm_mem_access_line(struct tm_host_mem *h, struct tm_cpu_mem *c,
+			  uint64_t line, bool store, double now)
 {
-	uint64_t line = pa >> h->line_shift;
 	uint8_t set = store ? MC_DIRTY : 0, flags;
+	struct mc_ref r1, r2;
+	struct mf_target *t;
 	double ready, issue, go;
 	bool from_mem;
 
 	c->st.accesses++;
-	if (store)
-		c->st.stores++;
-	else
-		c->st.loads++;
-	/* most accesses touch the line before them again: skip the lookup */
-	if (line + 1 == c->last_line && (!store || c->last_dirty))
-		return now;
+	c->st.stores += store;
+	c->st.loads += !store;
 	c->last_line = line + 1;	/* 0: none yet */
 	c->last_dirty = store;
-	if (mc_lookup_at(&c->l1, line, set, now, &ready, &flags)) {
+	mc_find(&c->l1, line, &r1);
+	if (r1.way >= 0) {
+		flags = mc_use(&c->l1, &r1, set, 0, now, &ready);
 		c->last_dirty = store || (flags & MC_DIRTY);
 		goto done;
 	}
 	c->st.l1_miss++;
-	if (mc_lookup_at(&c->l2, line, 0, now, &ready, &flags)) {
-		if (flags & MC_PREFETCHED) {
-			mc_clear_flags(&c->l2, line, MC_PREFETCHED);
+	mc_find(&c->l2, line, &r2);
+	if (r2.way >= 0) {
+		flags = mc_use(&c->l2, &r2, 0, MC_PREFETCHED, now, &ready);
+		if (flags & MC_PREFETCHED)
 			prefetch(h, c, line, now);
-		}
-		l1_insert(h, c, line, set, ready, now);
+		l1_put(h, c, &r1, set, ready, now);
 		goto done;
 	}
 	c->st.l2_miss++;
 	/* a demand miss needs a miss slot like any other */
 	issue = mf_window_slot(&c->win, now);
-	take_turn(h, c, line, now);
+	t = target_of(h, line);
+	take_turn(h, c, t, issue);
 	llc_lock(h);
-	ready = llc_fill(h, c, line, issue, &from_mem);
+	ready = llc_fill(h, c, line, t, issue, &from_mem);
 	llc_unlock(h);
 	if (from_mem) {
 		c->st.llc_miss++;
 		mf_window_fill(&c->win, ready);
 	}
-	l2_insert(h, c, line, 0, ready, now);
-	l1_insert(h, c, line, set, ready, now);
+	l2_put(h, c, &r2, 0, ready, now);
+	l1_put(h, c, &r1, set, ready, now);
 	prefetch(h, c, line, now);
 	if (store)	/* the store buffer absorbs the rest of the miss */
 		ready = issue;

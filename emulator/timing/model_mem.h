@@ -60,6 +60,7 @@ struct tm_cpu_mem {
 	struct mc_level l1, l2;
 	struct mc_prefetcher pf;
 	struct mf_window win;
+	double wb_until;	/* latest write-back of the fill under way got through */
 	struct tm_mem_stats st;
 };
 
@@ -69,12 +70,28 @@ void tm_host_mem_free(struct tm_host_mem *h);
 bool tm_cpu_mem_init(struct tm_cpu_mem *c, const struct tm_host_mem *h);
 void tm_cpu_mem_free(struct tm_cpu_mem *c);
 
+/* Everything but a repeat of the last line (tm_mem_access). */
+double tm_mem_access_line(struct tm_host_mem *h, struct tm_cpu_mem *c,
+			  uint64_t line, bool store, double now);
+
 /*
  * One access to cacheable physical address @pa at modeled time @now
  * (already known to be memory, local or CXL). Returns the modeled time at
- * which the core may go on (>= now).
+ * which the core may go on (>= now). Most accesses touch the line before
+ * them again: that case is decided here, inline, at no cost.
  */
-double tm_mem_access(struct tm_host_mem *h, struct tm_cpu_mem *c, uint64_t pa,
-		     bool store, double now);
+static inline double tm_mem_access(struct tm_host_mem *h, struct tm_cpu_mem *c,
+				   uint64_t pa, bool store, double now)
+{
+	uint64_t line = pa >> h->line_shift;
+
+	if (line + 1 == c->last_line && (!store || c->last_dirty)) {
+		c->st.accesses++;
+		c->st.stores += store;
+		c->st.loads += !store;
+		return now;
+	}
+	return tm_mem_access_line(h, c, line, store, now);
+}
 
 #endif

@@ -46,10 +46,14 @@ static inline void tm_stall_until(struct tm_vclock *c, uint64_t insns, double t)
 
 /*
  * Slots hold a published modeled time + 1; 0 means "not running" (idle,
- * halted, not started, finished): such a slot holds nobody back.
+ * halted, not started, finished): such a slot holds nobody back. A halted
+ * vCPU that has a clock event armed publishes that deadline instead and is
+ * marked halted: it will run again at that modeled time, so nobody may get
+ * more than the skew past it, but it is not a running clock to rejoin.
  */
 struct tm_sync {
 	uint64_t *slot;
+	uint32_t *halted;	/* slot holds a halted vCPU's next deadline */
 	uint64_t *beat;		/* host ms of each slot's last publish */
 	int *nslots;		/* slots in use (high-water mark) */
 	uint64_t skew_ns;
@@ -68,12 +72,28 @@ static inline void tm_sync_publish_clock(struct tm_sync *s, int slot,
 	__atomic_store_n(&s->slot[slot], (uint64_t)now + 1, __ATOMIC_RELEASE);
 }
 void tm_sync_stop(struct tm_sync *s, int slot);
+/* What @slot published last (its clock or deadline); -1: nothing. */
+static inline double tm_sync_published(const struct tm_sync *s, int slot)
+{
+	uint64_t v = __atomic_load_n(&s->slot[slot], __ATOMIC_ACQUIRE);
+
+	return v ? (double)(v - 1) : -1;
+}
+/* @slot halts until modeled time @deadline (UINT64_MAX: no event armed). */
+void tm_sync_halt(struct tm_sync *s, int slot, uint64_t deadline);
 /* Host ms before which a slot's last check-in is stale; 0: never stale. */
 uint64_t tm_sync_stale_before(const struct tm_sync *s);
 /* Has @slot been silent since before @stale_before (see above)? */
 bool tm_sync_stale(const struct tm_sync *s, int slot, uint64_t stale_before);
-/* Smallest published time of running slots other than @except; -1: none. */
+/*
+ * Smallest published time of slots other than @except, halted ones by
+ * their deadline (what the skew bound compares with); -1: none.
+ */
 double tm_sync_min(const struct tm_sync *s, int except);
+/* The same over running slots only (where a woken vCPU rejoins). */
+double tm_sync_min_running(const struct tm_sync *s, int except);
+/* The same as tm_sync_min over slots outside [first, first + n) (other hosts). */
+double tm_sync_min_outside(const struct tm_sync *s, int first, int n);
 /* Publish @now; true when @slot is more than the skew ahead of the rest. */
 bool tm_sync_ahead(struct tm_sync *s, int slot, double now);
 /*

@@ -17,6 +17,16 @@ void write_report(void)
 		.sync_timeouts = tp.sync_timeouts,
 		.stale_rejoins = tp.stale_rejoins,
 		.share_waits = tp.share_waits, .armed = tp.armed == 2,
+		.clock = {
+			.on = tp.guest_time, .irqs = tp.cs.irqs,
+			.handled = tp.cs.handled, .stray = tp.cs.stray,
+			.late_mean_ns = tp.cs.handled ?
+				tp.cs.late_sum_ns / tp.cs.handled : 0,
+			.late_max_ns = tp.cs.late_max_ns,
+			.warps = tp.cs.warps, .warped_ns = tp.cs.warped_ns,
+			.ring_timeouts = tp.cs.ring_timeouts,
+			.kick_timeouts = tp.cs.kick_timeouts,
+		},
 	};
 	char *err = NULL;
 
@@ -47,18 +57,26 @@ static void add_stats(struct tm_mem_stats *a, const struct tm_mem_stats *b)
 /* Counters are summed over the host's vCPUs (racy reads are fine here). */
 static void roi_point_of(struct vcpu *v, unsigned int vi, struct roi_point *p)
 {
+	struct timespec cpu;
+
 	memset(p, 0, sizeof(*p));
 	p->vcpu = vi;
 	p->t_ns = tm_now(&v->clk, insns_of(vi));
+	/* what the emulation cost, for the overhead benchmark */
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu);
+	p->host_cpu_ns = cpu.tv_sec * 1e9 + cpu.tv_nsec;
 	for (int i = 0; i < TM_MAX_VCPUS; i++) {
 		struct vcpu *o = __atomic_load_n(&tp.cpu[i], __ATOMIC_ACQUIRE);
 
 		if (!o)
 			continue;
 		p->insns += insns_of(i);
+		p->kernel_insns += ((struct vcpu_counts *)
+				    qemu_plugin_scoreboard_find(tp.sb, i))->kernel_insns;
 		add_stats(&p->st, &o->mem.st);
 	}
 	p->res = tp.mine;
+	p->clock_irqs = tp.cs.irqs;
 }
 
 /*
@@ -76,55 +94,28 @@ static void wait_for_hosts(void)
 		nanosleep(&pause, NULL);
 }
 
-/*
- * The runner may rewrite the config once the guest has placed its regions
- * (their bases are the guest kernel's choice): read it again when arming.
- * No memory callback runs before arming, so swapping the fabric is safe.
- */
-static void reload_config(void)
-{
-	struct tm_config c;
-	struct mf_fabric *f;
-	char *err = NULL;
-
-	if (!tm_config_load(tp.config_path, &c, &err)) {
-		g_autofree char *msg = g_strdup_printf(
-			"cxlbed-timing: keeping the old config: %s\n", err);
-
-		qemu_plugin_outs(msg);
-		g_free(err);
-		return;
-	}
-	f = tm_fabric_build(&c, tp.shm, tp.mine, &err);
-	if (!f) {
-		g_free(err);
-		tm_config_clear(&c);
-		return;
-	}
-	/* the old fabric may still be read by a racing vCPU: leak it */
-	tp.fabric = f;
-	tp.mem.fabric = f;
-	tm_config_clear(&c);
-}
-
 void on_marker(unsigned int vi, void *udata)
 {
 	int op = ((uintptr_t)udata >> 12) & 0xf, id = (uintptr_t)udata & 0xfff;
 	struct roi_point p;
 	struct vcpu *v;
 
-	if (!__atomic_load_n(&tp.armed, __ATOMIC_ACQUIRE)) {
+	if (!tp.never_arm && !__atomic_load_n(&tp.armed, __ATOMIC_ACQUIRE)) {
 		int expect = 0;
 
 		if (__atomic_compare_exchange_n(&tp.armed, &expect, 1, false,
 						__ATOMIC_ACQ_REL,
 						__ATOMIC_ACQUIRE)) {
-			reload_config();
+			plugin_reload_config();	/* regions placed */
 			qemu_plugin_reset(tp.id, on_reset);
 			__atomic_fetch_add(&tp.shm->armed_hosts, 1,
 					   __ATOMIC_ACQ_REL);
 		}
 		wait_for_hosts();
+	}
+	if (op == CXLBED_ROI_CLOCK) {
+		clock_marker(vi, id);
+		return;
 	}
 	v = vcpu_get(vi);
 	if (!v)

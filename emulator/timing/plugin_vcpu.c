@@ -48,6 +48,12 @@ struct vcpu *vcpu_get(unsigned int vi)
 		tm_vclock_start(&v->clk, insns_of(vi), start > 0 ? start : 0);
 		v->beat_ktbs = kernel_tbs_of(vi);
 		v->mem.who = v->slot;
+		v->cnt = qemu_plugin_scoreboard_find(tp.sb, vi);
+		v->page_v = UINT64_MAX;
+		v->deadline = UINT64_MAX;
+		v->rung = UINT64_MAX;
+		v->wake_at = -1;
+		v->kicked_at = -1;
 		tm_shared_use_slot(tp.shm, v->slot);
 		tm_sync_publish(&tp.sync, v->slot, v->clk.offset_ns);
 		__atomic_store_n(&tp.cpu[vi], v, __ATOMIC_RELEASE);
@@ -56,7 +62,7 @@ struct vcpu *vcpu_get(unsigned int vi)
 	return tp.cpu[vi];
 }
 
-static uint64_t host_ms(void)
+uint64_t host_ms(void)
 {
 	struct timespec ts;
 
@@ -68,6 +74,28 @@ static uint64_t host_ms(void)
 static uint64_t kernel_tbs_since_beat(const struct vcpu *v, unsigned int vi)
 {
 	return kernel_tbs_of(vi) - __atomic_load_n(&v->beat_ktbs, __ATOMIC_RELAXED);
+}
+
+/*
+ * The skew bound: publish @now and wait (host time) while more than the
+ * skew ahead of another vCPU or host. A halted vCPU publishes its next
+ * clock event: once we are past it, ring it (it will not move otherwise).
+ */
+static bool wait_skew(struct vcpu *v, unsigned int vi, double now)
+{
+	struct timespec pause = { 0, 20000 };
+	uint64_t give_up = 0;
+
+	while (tm_sync_ahead(&tp.sync, v->slot, now)) {
+		if (tp.guest_time)
+			clock_check(v, vi, now);
+		if (!give_up)
+			give_up = host_ms() + tp.sync_timeout_ms;
+		else if (host_ms() > give_up)
+			return false;
+		nanosleep(&pause, NULL);
+	}
+	return true;
 }
 
 static void sync_point(struct vcpu *v, unsigned int vi, double now)
@@ -93,14 +121,18 @@ static void sync_point(struct vcpu *v, unsigned int vi, double now)
 					   __ATOMIC_RELAXED);
 		}
 	}
-	if (!tm_sync_wait(&tp.sync, v->slot, now, tp.sync_timeout_ms))
+	if (!wait_skew(v, vi, now))
 		__atomic_fetch_add(&tp.sync_timeouts, 1, __ATOMIC_RELAXED);
 	v->beat_ms = host_ms();
 	__atomic_store_n(&v->beat_ktbs, ktbs, __ATOMIC_RELAXED);
 	v->next_sync = now + tp.cfg.skew_ns / 4.0;
+	plugin_reload_check();
 }
 
-/* One access; loads and stores have their own callbacks (no is_store call). */
+/* Guest pages: x86's 4 KiB (a huge page maps its 4 KiB parts alike). */
+#define TM_PAGE_SHIFT 12
+#define TM_PAGE_MASK ((1ull << TM_PAGE_SHIFT) - 1)
+
 /* Everything but a repeat of the last line: out of line (see on_mem). */
 static __attribute__((noinline, cold)) void
 on_mem_slow(unsigned int vi, qemu_plugin_meminfo_t info, uint64_t vaddr,
@@ -108,27 +140,64 @@ on_mem_slow(unsigned int vi, qemu_plugin_meminfo_t info, uint64_t vaddr,
 {
 	struct qemu_plugin_hwaddr *hw;
 	struct vcpu *v = vi < TM_MAX_VCPUS ? tp.cpu[vi] : NULL;
-	uint64_t pa;
+	uint64_t pa, page = vaddr >> TM_PAGE_SHIFT;
+	bool is_io;
 	double now, go;
 
-	hw = qemu_plugin_get_hwaddr(info, vaddr);
-	if (!hw)
-		return;
-	pa = qemu_plugin_hwaddr_phys_addr(hw);
-	if (!mf_decode(tp.fabric, pa, qemu_plugin_hwaddr_is_io(hw))) {
+	/* a new line of the page translated last: no need to ask QEMU */
+	if (v && page == v->page_v && !tp.kernel &&
+	    v->cnt->kernel_tbs == v->page_ktbs) {
+		pa = v->page_p | (vaddr & TM_PAGE_MASK);
+		is_io = v->page_io;
+	} else {
+		hw = qemu_plugin_get_hwaddr(info, vaddr);
+		if (!hw)
+			return;
+		pa = qemu_plugin_hwaddr_phys_addr(hw);
+		is_io = qemu_plugin_hwaddr_is_io(hw);
+		if (v) {
+			v->page_v = page;
+			v->page_p = pa & ~TM_PAGE_MASK;
+			v->page_io = is_io;
+			v->page_ktbs = v->cnt->kernel_tbs;
+		}
+	}
+	if (!mf_decode(tp.fabric, pa, is_io)) {
 		if (v)
 			v->last_vline = 0;
 		return;		/* device MMIO: not memory */
 	}
-	v = vcpu_get(vi);
-	if (!v)
+	if (!v && !(v = vcpu_get(vi)))
 		return;
 	v->last_vline = vline;
-	now = tm_now(&v->clk, insns_of(vi));
+	now = tm_now(&v->clk, v->cnt->insns);
 	go = tm_mem_access(&tp.mem, &v->mem, pa, store, now);
 	v->clk.stall_ns += go - now;
+	if (tp.guest_time)
+		clock_check(v, vi, go);
 	if (go >= v->next_sync)
 		sync_point(v, vi, go);
+}
+
+/*
+ * Every TP_BUDGET instructions (a conditional block callback): a vCPU
+ * that touches no modeled memory for long (a delay loop, a spin) still
+ * publishes its clock, takes its clock events and checks in.
+ */
+void on_budget(unsigned int vi, void *udata)
+{
+	struct vcpu_counts *c = qemu_plugin_scoreboard_find(tp.sb, vi);
+	struct vcpu *v = vcpu_get(vi);
+	double now;
+
+	c->budget = 0;
+	if (!v)
+		return;
+	now = tm_now(&v->clk, c->insns);
+	tm_sync_publish_clock(&tp.sync, v->slot, now);
+	clock_check(v, vi, now);
+	if (now >= v->next_sync)
+		sync_point(v, vi, now);
 }
 
 /*
@@ -189,6 +258,8 @@ void plugin_turn(struct tm_cpu_mem *c, struct mf_target *t, double now)
 			__builtin_ia32_pause();
 			continue;
 		}
+		if (tp.guest_time)	/* the one we wait for may be a sleeper due */
+			clock_check(v, (unsigned int)(v->slot % TM_MAX_VCPUS), now);
 		if (!deadline) {
 			deadline = host_ms() + tp.sync_timeout_ms;
 			__atomic_fetch_add(&tp.share_waits, 1,
@@ -214,25 +285,53 @@ void on_store(unsigned int vi, qemu_plugin_meminfo_t info, uint64_t vaddr,
 	on_mem(vi, info, vaddr, true);
 }
 
-/* A halted vCPU holds nobody back; back from halt, it joins the others. */
+/*
+ * With the guest kernel modeled from early on, its stores to device
+ * registers (ioremap and fixmap space) are left alone: looking up the
+ * physical address of a store that remapped memory (PCI set-up) aborts
+ * QEMU (docs/timing-model.md, "Arming").
+ */
+void on_store_kernel(unsigned int vi, qemu_plugin_meminfo_t info,
+		     uint64_t vaddr, void *udata)
+{
+	if (!clock_skip_store(vaddr)) {
+		on_mem(vi, info, vaddr, true);
+		return;
+	}
+	/* an IPI: the modeled time a halted vCPU is woken at */
+	if ((vaddr & ~0x10ull) == tp.apic_icr && tp.apic_icr)
+		clock_apic_store(vi, vaddr,
+				 qemu_plugin_mem_get_value(info).data.u32);
+}
+
+/*
+ * A halted vCPU holds nobody back (with the guest clock: nobody past its
+ * next clock event); back from halt, it joins the others. Both run with
+ * QEMU's big lock held: no waiting here.
+ */
 void on_idle(qemu_plugin_id_t id, unsigned int vi)
 {
 	struct vcpu *v = vi < TM_MAX_VCPUS ? tp.cpu[vi] : NULL;
 
-	if (v)
+	if (tp.guest_time && (v = vcpu_get(vi)))
+		clock_idle(v, vi);
+	else if (v)
 		tm_sync_stop(&tp.sync, v->slot);
 }
 
 void on_resume(qemu_plugin_id_t id, unsigned int vi)
 {
 	struct vcpu *v = vi < TM_MAX_VCPUS ? tp.cpu[vi] : NULL;
-	double now, min;
+	double now, at;
 
 	if (!v)
 		return;
 	now = tm_now(&v->clk, insns_of(vi));
-	min = tm_sync_min(&tp.sync, v->slot);
-	if (min > now)
-		v->clk.stall_ns += min - now;
-	tm_sync_publish(&tp.sync, v->slot, min > now ? min : now);
+	if (tp.guest_time)
+		at = clock_resume(v, vi, now);
+	else
+		at = tm_sync_min(&tp.sync, v->slot);
+	if (at > now)
+		v->clk.stall_ns += at - now;
+	tm_sync_publish(&tp.sync, v->slot, at > now ? at : now);
 }

@@ -67,6 +67,18 @@ enum qemu_plugin_op {
 	QEMU_PLUGIN_INLINE_STORE_U64,
 };
 
+/* Conditions of conditional callbacks: entry COND immediate. */
+enum qemu_plugin_cond {
+	QEMU_PLUGIN_COND_NEVER,
+	QEMU_PLUGIN_COND_ALWAYS,
+	QEMU_PLUGIN_COND_EQ,
+	QEMU_PLUGIN_COND_NE,
+	QEMU_PLUGIN_COND_LT,
+	QEMU_PLUGIN_COND_LE,
+	QEMU_PLUGIN_COND_GT,
+	QEMU_PLUGIN_COND_GE,
+};
+
 typedef uint32_t qemu_plugin_meminfo_t;
 
 typedef void (*qemu_plugin_vcpu_tb_trans_cb_t)(qemu_plugin_id_t id,
@@ -92,6 +104,13 @@ void qemu_plugin_register_vcpu_tb_trans_cb(qemu_plugin_id_t id,
 void qemu_plugin_register_vcpu_tb_exec_inline_per_vcpu(
 	struct qemu_plugin_tb *tb, enum qemu_plugin_op op,
 	qemu_plugin_u64 entry, uint64_t imm);
+/* API >= 3: @cb runs when the block starts and @entry COND @imm holds. */
+void qemu_plugin_register_vcpu_tb_exec_cond_cb(struct qemu_plugin_tb *tb,
+					       qemu_plugin_vcpu_udata_cb_t cb,
+					       enum qemu_plugin_cb_flags flags,
+					       enum qemu_plugin_cond cond,
+					       qemu_plugin_u64 entry,
+					       uint64_t imm, void *userdata);
 void qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(
 	struct qemu_plugin_insn *insn, enum qemu_plugin_op op,
 	qemu_plugin_u64 entry, uint64_t imm);
@@ -113,7 +132,31 @@ size_t qemu_plugin_insn_data(const struct qemu_plugin_insn *insn, void *dest,
 			     size_t len);
 size_t qemu_plugin_insn_size(const struct qemu_plugin_insn *insn);
 
+/* The value a load or store moved (API >= 4). */
+enum qemu_plugin_mem_value_type {
+	QEMU_PLUGIN_MEM_VALUE_U8,
+	QEMU_PLUGIN_MEM_VALUE_U16,
+	QEMU_PLUGIN_MEM_VALUE_U32,
+	QEMU_PLUGIN_MEM_VALUE_U64,
+	QEMU_PLUGIN_MEM_VALUE_U128,
+};
+
+typedef struct {
+	enum qemu_plugin_mem_value_type type;
+	union {
+		uint8_t u8;
+		uint16_t u16;
+		uint32_t u32;
+		uint64_t u64;
+		struct {
+			uint64_t low;
+			uint64_t high;
+		} u128;
+	} data;
+} qemu_plugin_mem_value;
+
 /* Memory access queries (valid only inside the memory callback) */
+qemu_plugin_mem_value qemu_plugin_mem_get_value(qemu_plugin_meminfo_t info);
 bool qemu_plugin_mem_is_store(qemu_plugin_meminfo_t info);
 unsigned int qemu_plugin_mem_size_shift(qemu_plugin_meminfo_t info);
 struct qemu_plugin_hwaddr *qemu_plugin_get_hwaddr(qemu_plugin_meminfo_t info,

@@ -18,7 +18,7 @@ bool roi_decode(const uint8_t *b, size_t len, int *op, int *id)
 		return false;
 	*op = (word >> 12) & 0xf;
 	*id = word & 0xfff;
-	return *op >= CXLBED_ROI_BEGIN && *op <= CXLBED_ROI_DUMP;
+	return *op >= CXLBED_ROI_BEGIN && *op <= CXLBED_ROI_CLOCK;
 }
 
 void roi_log_init(struct roi_log *l, int nres)
@@ -139,7 +139,9 @@ static void write_roi(FILE *f, const struct roi_report_ctx *ctx,
 
 	fprintf(f, "    {\"id\": %d, \"vcpu\": %u, \"end_vcpu\": %u, "
 		"\"begin_ns\": %.1f, "
-		"\"end_ns\": %.1f, \"modeled_ns\": %.1f, \"insns\": %" PRIu64
+		"\"end_ns\": %.1f, \"modeled_ns\": %.1f, \"host_cpu_ns\": %.0f, "
+		"\"insns\": %" PRIu64
+		", \"kernel_insns\": %" PRIu64 ", \"clock_irqs\": %" PRIu64
 		",\n      \"accesses\": %" PRIu64 ", \"loads\": %" PRIu64
 		", \"stores\": %" PRIu64 ", \"l1_misses\": %" PRIu64
 		", \"l2_misses\": %" PRIu64 ", \"llc_misses\": %" PRIu64
@@ -149,7 +151,9 @@ static void write_roi(FILE *f, const struct roi_report_ctx *ctx,
 		", \"mem_writes_local\": %" PRIu64
 		", \"mem_writes_cxl\": %" PRIu64 ",\n      ",
 		r->id, r->begin.vcpu, r->end.vcpu, r->begin.t_ns, r->end.t_ns, ns,
-		r->end.insns - r->begin.insns, D(accesses), D(loads), D(stores),
+		r->end.host_cpu_ns - r->begin.host_cpu_ns, r->end.insns - r->begin.insns,
+		r->end.kernel_insns - r->begin.kernel_insns,
+		r->end.clock_irqs - r->begin.clock_irqs, D(accesses), D(loads), D(stores),
 		D(l1_miss), D(l2_miss), D(llc_miss), D(prefetches), D(stall_ns),
 		D(mem_reads[0]), D(mem_reads[1]), D(mem_writes[0]),
 		D(mem_writes[1]));
@@ -172,9 +176,23 @@ bool roi_write_report(struct roi_log *l, const struct roi_report_ctx *ctx,
 	fprintf(f, ",\n  \"time\": \"modeled\",\n  \"armed\": %s,\n"
 		"  \"ns_per_insn\": %g,\n  \"skew_ns\": %" PRIu64 ",\n"
 		"  \"sync_timeouts\": %" PRIu64 ",\n  \"stale_rejoins\": %"
-		PRIu64 ",\n  \"share_waits\": %" PRIu64 ",\n  \"rois\": [\n",
+		PRIu64 ",\n  \"share_waits\": %" PRIu64 ",\n",
 		ctx->armed ? "true" : "false", ctx->ns_per_insn, ctx->skew_ns,
 		ctx->sync_timeouts, ctx->stale_rejoins, ctx->share_waits);
+	if (ctx->clock.on)
+		fprintf(f, "  \"guest_clock\": { \"irqs\": %" PRIu64
+			", \"handled\": %" PRIu64 ", \"stray\": %" PRIu64
+			", \"late_mean_ns\": %.1f, "
+			"\"late_max_ns\": %.1f, \"warps\": %" PRIu64
+			", \"warped_ns\": %.0f, \"ring_timeouts\": %" PRIu64
+			", \"kick_timeouts\": %" PRIu64 " },\n", ctx->clock.irqs, ctx->clock.handled,
+			ctx->clock.stray,
+			ctx->clock.late_mean_ns, ctx->clock.late_max_ns,
+			ctx->clock.warps, ctx->clock.warped_ns,
+			ctx->clock.ring_timeouts, ctx->clock.kick_timeouts);
+	else
+		fprintf(f, "  \"guest_clock\": null,\n");
+	fprintf(f, "  \"rois\": [\n");
 	g_mutex_lock(&l->lock);
 	for (guint i = 0; i < l->done->len; i++) {
 		write_roi(f, ctx, &g_array_index(l->done, struct roi_record, i));
@@ -204,11 +222,12 @@ bool roi_write_report(struct roi_log *l, const struct roi_report_ctx *ctx,
 		fprintf(f, "%s\n    {\"name\": ", i ? "," : "");
 		json_str(f, r->name);
 		fprintf(f, ", \"read_gbps_cap\": %g, \"write_gbps_cap\": %g, "
-			"\"read_bytes\": %" PRIu64 ", \"write_bytes\": %" PRIu64
+			"\"queue_ns\": %g, \"read_bytes\": %" PRIu64 ", \"write_bytes\": %" PRIu64
 			", \"read_wait_ns\": %.1f, \"write_wait_ns\": %.1f, "
 			"\"all_hosts_read_bytes\": %" PRIu64
 			", \"all_hosts_write_bytes\": %" PRIu64 "}",
-			r->gbps[0], r->gbps[1], m->bytes[0], m->bytes[1],
+			r->gbps[0], r->gbps[1], r->queue_ns, m->bytes[0],
+			m->bytes[1],
 			m->wait_ns[0], m->wait_ns[1], r->total.bytes[0],
 			r->total.bytes[1]);
 	}

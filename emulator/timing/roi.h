@@ -28,7 +28,10 @@ bool roi_decode(const uint8_t *insn, size_t len, int *op, int *id);
 struct roi_point {
 	unsigned int vcpu;
 	double t_ns;
+	double host_cpu_ns;	/* the marking vCPU thread's host CPU time */
 	uint64_t insns;
+	uint64_t kernel_insns;	/* of which in the guest kernel (guest clock) */
+	uint64_t clock_irqs;	/* guest clock interrupts raised so far */
 	struct tm_mem_stats st;
 	struct mf_counters *res;	/* [nres], this host's share */
 };
@@ -53,6 +56,20 @@ void roi_begin(struct roi_log *l, unsigned int vcpu, int id,
 bool roi_end(struct roi_log *l, unsigned int vcpu, int id,
 	     const struct roi_point *now);
 
+/* The guest clock's figures (plugin_clock.c); on = false: no guest clock. */
+struct roi_clock_report {
+	bool on;
+	uint64_t irqs;		/* clock interrupts raised */
+	uint64_t handled;	/* ... whose handler ran */
+	uint64_t stray;		/* handlers on a vCPU not rung (misrouted) */
+	double late_mean_ns;	/* deadline to handler, modeled */
+	double late_max_ns;
+	uint64_t warps;		/* every vCPU halted: jumped to a deadline */
+	double warped_ns;	/* modeled time skipped so */
+	uint64_t ring_timeouts;	/* QEMU slow to take an interrupt (host time) */
+	uint64_t kick_timeouts;	/* an IPI's target did not wake (host time) */
+};
+
 /* Everything the report needs besides the log. */
 struct roi_report_ctx {
 	const char *host;
@@ -66,6 +83,7 @@ struct roi_report_ctx {
 	uint64_t stale_rejoins;
 	uint64_t share_waits;	/* misses that waited for a slower sharer */
 	bool armed;
+	struct roi_clock_report clock;
 };
 
 /* Write the report to @path atomically (temp file + rename). */

@@ -88,7 +88,8 @@ static void seg_unlock(struct tm_shared *s)
 }
 
 struct mf_res *tm_shared_res(struct tm_shared *s, const char *name,
-			     double read_gbps, double write_gbps)
+			     double read_gbps, double write_gbps,
+			     double queue_ns)
 {
 	struct mf_res *r = NULL;
 
@@ -100,7 +101,7 @@ struct mf_res *tm_shared_res(struct tm_shared *s, const char *name,
 		}
 	if (!r && s->nres < TM_MAX_RES) {
 		r = &s->res[s->nres];
-		mf_res_init(r, name, read_gbps, write_gbps);
+		mf_res_init(r, name, read_gbps, write_gbps, queue_ns);
 		__atomic_store_n(&s->nres, s->nres + 1, __ATOMIC_RELEASE);
 	}
 	seg_unlock(s);
@@ -112,6 +113,7 @@ void tm_shared_sync(struct tm_shared *s, struct tm_sync *sync, uint64_t skew_ns,
 {
 	sync->slot = s->slot;
 	sync->beat = s->beat;
+	sync->halted = s->halted;
 	sync->stale_ms = stale_ms;
 	sync->nslots = &s->nslots;
 	sync->skew_ns = skew_ns;

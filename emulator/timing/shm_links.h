@@ -13,11 +13,12 @@
 #include "model_fabric.h"
 #include "model_time.h"
 
-#define TM_MAX_HOSTS 16
-#define TM_MAX_VCPUS 32
+/* a host is one flow of the fair sharing, its vCPUs the flow's slots */
+#define TM_MAX_HOSTS MF_FLOWS
+#define TM_MAX_VCPUS MF_FLOW_SLOTS
 #define TM_MAX_SLOTS (TM_MAX_HOSTS * TM_MAX_VCPUS)
 #define TM_MAX_RES 64
-#define TM_SHM_MAGIC 0xCB5E7103u	/* bump when the layout changes */
+#define TM_SHM_MAGIC 0xCB5E7104u	/* bump when the layout changes */
 
 struct tm_shared {
 	uint32_t magic;
@@ -26,8 +27,15 @@ struct tm_shared {
 	int nres;
 	int nslots;
 	int armed_hosts;	/* hosts that have started modeling */
+	/*
+	 * Bumped by the run when it rewrote host N's config (a pool LD bound
+	 * or unbound by the fabric manager): its plugin reloads at its next
+	 * check-in (plugin_reload.c).
+	 */
+	uint32_t config_gen[TM_MAX_HOSTS];
 	uint64_t slot[TM_MAX_SLOTS];
 	uint64_t beat[TM_MAX_SLOTS];
+	uint32_t halted[TM_MAX_SLOTS];
 	struct mf_res res[TM_MAX_RES];
 };
 
@@ -37,11 +45,13 @@ struct tm_shared *tm_shared_open(const char *name, char **err);
 void tm_shared_close(struct tm_shared *s);
 
 /*
- * The resource called @name, created with these bandwidths if nobody has
- * made it yet (the first host's figures win). NULL when the table is full.
+ * The resource called @name, created with these bandwidths and queueing
+ * service time (mf_res_init) if nobody has made it yet (the first host's
+ * figures win). NULL when the table is full.
  */
 struct mf_res *tm_shared_res(struct tm_shared *s, const char *name,
-			     double read_gbps, double write_gbps);
+			     double read_gbps, double write_gbps,
+			     double queue_ns);
 
 /* A sync view over the segment's slots; slot numbers: host * MAX_VCPUS + vcpu. */
 void tm_shared_sync(struct tm_shared *s, struct tm_sync *sync, uint64_t skew_ns,

@@ -33,15 +33,21 @@ $(B)/timing/membench: $(TIMING_DIR)/bench/membench.c $(TIMING_DIR)/cxlbed-roi.h
 	@mkdir -p $(@D)
 	$(CC) -O2 -static -I$(TIMING_DIR) -o $@ $<
 
+# The model alone on the host: cost per access and per line, no QEMU.
+$(B)/timing/modelbench: $(TIMING_DIR)/bench/modelbench.c $(TIMING_MODEL_OBJS)
+	@mkdir -p $(@D)
+	$(CC) $(BASE_CFLAGS) $(CFLAGS) $(TIMING_CFLAGS) -I$(TIMING_DIR) -o $@ $< \
+		$(TIMING_MODEL_OBJS) $(TIMING_LIBS)
+
 timing: $(TIMING_PLUGIN) $(TIMING_TESTS)
 
 ALL_TARGETS += $(TIMING_PLUGIN)
 UNIT_TESTS += $(TIMING_TESTS)
 BENCHES += "env QEMU=$(QEMU) KERNEL_DEB=$(KERNEL_DEB) BUSYBOX=$(BUSYBOX) \
-	B=$(B) $(TIMING_DIR)/bench/overhead.sh"
+	B=$(B) $(TIMING_DIR)/bench/overhead.sh" "$(B)/timing/modelbench 32 4"
 CLEAN_FILES += $(B)/timing
 
-bench: $(B)/timing/membench
+bench: $(B)/timing/membench $(B)/timing/modelbench
 .PHONY: timing
 
 # The generator lives in the host library; its test reads the result back

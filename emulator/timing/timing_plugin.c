@@ -2,7 +2,7 @@
 /*
  * cxlbed timing model, as a QEMU TCG plugin. Usage:
  *   -plugin libcxlbed-timing.so,config=FILE[,report=FILE][,shm=/NAME]
- *           [,arm=marker|boot][,stores=on|off][,sync_timeout_ms=N]
+ *           [,arm=marker|boot|never][,stores=on|off][,sync_timeout_ms=N]
  *           [,hosts=N][,kernel=on|off][,stale_ms=N]
  *
  * Until the guest executes its first marker (cxlbed-roi.h) only the
@@ -23,6 +23,24 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_version = CXLBED_PLUGIN_API_VERSION;
 
 struct tp_state tp;
 
+/* Clock markers other than HELLO (which arms, through on_marker). */
+static void on_clock_marker(unsigned int vi, void *udata)
+{
+	clock_marker(vi, (uintptr_t)udata & 0xfff);
+}
+
+static void register_marker(struct qemu_plugin_insn *insn, int op, int id)
+{
+	if (op == CXLBED_ROI_CLOCK && id != CXLBED_CLK_HELLO)
+		qemu_plugin_register_vcpu_insn_exec_cb(
+			insn, on_clock_marker, QEMU_PLUGIN_CB_NO_REGS,
+			(void *)(uintptr_t)id);
+	else
+		qemu_plugin_register_vcpu_insn_exec_cb(
+			insn, on_marker, QEMU_PLUGIN_CB_NO_REGS,
+			(void *)(uintptr_t)((op << 12) | id));
+}
+
 /* Find markers; with @full, also count instructions and model memory. */
 static void instrument(struct qemu_plugin_tb *tb, bool full)
 {
@@ -31,16 +49,36 @@ static void instrument(struct qemu_plugin_tb *tb, bool full)
 				  .offset = offsetof(struct vcpu_counts, insns) };
 	qemu_plugin_u64 ktbs = { .score = tp.sb,
 				 .offset = offsetof(struct vcpu_counts, kernel_tbs) };
+	qemu_plugin_u64 budget = { .score = tp.sb,
+				   .offset = offsetof(struct vcpu_counts, budget) };
+	qemu_plugin_u64 kinsns = { .score = tp.sb,
+				   .offset = offsetof(struct vcpu_counts, kernel_insns) };
+	bool kernel = (int64_t)qemu_plugin_tb_vaddr(tb) < 0;
+	bool count = full, memory = full;
 
-	/*
-	 * Kernel code (upper half) runs timer ticks at host real-time rate:
-	 * a slower host runs more of them. kernel=off leaves it unmodeled.
-	 */
-	if (full && !tp.kernel && (int64_t)qemu_plugin_tb_vaddr(tb) < 0) {
-		/* counted apart: was a silent vCPU in the kernel? (sync_point) */
+	if (full && kernel && !tp.guest_time && !tp.kernel) {
+		/*
+		 * Without the guest clock, kernel code (upper half) runs timer
+		 * ticks at host real-time rate: a slower host runs more of
+		 * them. kernel=off leaves it unmodeled, counted apart (was a
+		 * silent vCPU in the kernel? see sync_point).
+		 */
 		qemu_plugin_register_vcpu_tb_exec_inline_per_vcpu(
 			tb, QEMU_PLUGIN_INLINE_ADD_U64, ktbs, 1);
-		full = false;
+		count = memory = false;
+	}
+	if (full && kernel && tp.guest_time && !tp.kernel)
+		memory = false;	/* the clock still counts its instructions */
+	if (full && tp.guest_time) {
+		/* periodic check: clock events and check-ins (on_budget) */
+		qemu_plugin_register_vcpu_tb_exec_inline_per_vcpu(
+			tb, QEMU_PLUGIN_INLINE_ADD_U64, budget, n);
+		qemu_plugin_register_vcpu_tb_exec_cond_cb(
+			tb, on_budget, QEMU_PLUGIN_CB_NO_REGS,
+			QEMU_PLUGIN_COND_GE, budget, TP_BUDGET, NULL);
+		if (kernel)	/* how much of a region the kernel took */
+			qemu_plugin_register_vcpu_tb_exec_inline_per_vcpu(
+				tb, QEMU_PLUGIN_INLINE_ADD_U64, kinsns, n);
 	}
 	for (size_t i = 0; i < n; i++) {
 		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
@@ -50,27 +88,26 @@ static void instrument(struct qemu_plugin_tb *tb, bool full)
 		if (qemu_plugin_insn_size(insn) == sizeof(b) &&
 		    qemu_plugin_insn_data(insn, b, sizeof(b)) == sizeof(b) &&
 		    roi_decode(b, sizeof(b), &op, &id))
-			qemu_plugin_register_vcpu_insn_exec_cb(
-				insn, on_marker, QEMU_PLUGIN_CB_NO_REGS,
-				(void *)(uintptr_t)((op << 12) | id));
+			register_marker(insn, op, id);
 		/*
 		 * Count per instruction, not per block: a block that touches
 		 * MMIO (CXL memory) can stop after that access, and a count
 		 * taken at block entry would then include instructions that
 		 * run again in the next block (seen: 7 counted for 4 run).
 		 */
-		if (full)
+		if (count)
 			qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(
 				insn, QEMU_PLUGIN_INLINE_ADD_U64, insns, 1);
-		if (!full)
+		if (!memory)
 			continue;
 		qemu_plugin_register_vcpu_mem_cb(insn, on_load,
 						 QEMU_PLUGIN_CB_NO_REGS,
 						 QEMU_PLUGIN_MEM_R, NULL);
 		if (tp.stores)
 			qemu_plugin_register_vcpu_mem_cb(
-				insn, on_store, QEMU_PLUGIN_CB_NO_REGS,
-				QEMU_PLUGIN_MEM_W, NULL);
+				insn, kernel && tp.guest_time ? on_store_kernel :
+								on_store,
+				QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_MEM_W, NULL);
 	}
 }
 
@@ -90,6 +127,7 @@ static void on_atexit(qemu_plugin_id_t id, void *udata)
 	for (int i = 0; i < TM_MAX_VCPUS; i++)
 		if (tp.cpu[i])
 			tm_sync_stop(&tp.sync, tp.cpu[i]->slot);
+	plugin_reload_free();
 }
 
 static void register_full(qemu_plugin_id_t id)
@@ -99,6 +137,8 @@ static void register_full(qemu_plugin_id_t id)
 	qemu_plugin_register_vcpu_resume_cb(id, on_resume);
 	qemu_plugin_register_atexit_cb(id, on_atexit, NULL);
 	__atomic_store_n(&tp.armed, 2, __ATOMIC_RELEASE);
+	if (tp.guest_time)	/* the guest's clock module waits for this */
+		__atomic_store_n(&tp.clock.page->armed, 1, __ATOMIC_RELEASE);
 }
 
 void on_reset(qemu_plugin_id_t id)
@@ -119,7 +159,8 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 					   char **argv)
 {
 	const char *config = NULL, *report = NULL, *shm = NULL;
-	bool arm_boot = false;
+	bool arm_boot = false, kernel_set = false;
+	int clock_fd = -1;
 	char *err = NULL;
 
 	tp.id = id;
@@ -140,15 +181,20 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 			report = val;
 		else if (!strcmp(key, "shm"))
 			shm = val;
-		else if (!strcmp(key, "arm"))
+		else if (!strcmp(key, "arm")) {
 			arm_boot = !strcmp(val, "boot");
+			tp.never_arm = !strcmp(val, "never");
+		}
 		else if (!strcmp(key, "stores")) {
 			if (!qemu_plugin_bool_parse(key, val, &tp.stores))
 				return fail("cxlbed-timing: bad stores=%s\n", val);
 		} else if (!strcmp(key, "kernel")) {
 			if (!qemu_plugin_bool_parse(key, val, &tp.kernel))
 				return fail("cxlbed-timing: bad kernel=%s\n", val);
-		} else if (!strcmp(key, "hosts"))
+			kernel_set = true;
+		} else if (!strcmp(key, "clock_fd"))
+			clock_fd = atoi(val);
+		else if (!strcmp(key, "hosts"))
 			tp.hosts = atoi(val);
 		else if (!strcmp(key, "sync_timeout_ms"))
 			tp.sync_timeout_ms = atoi(val);
@@ -164,6 +210,17 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 	if (!config)
 		return fail("cxlbed-timing: %s\n", "config=FILE is required");
 	tp.config_path = config;
+	if (clock_fd >= 0) {
+		/*
+		 * The guest clock: everything the guest runs is counted, so no
+		 * vCPU is ever silent for long and host time decides nothing.
+		 */
+		if (!clock_install(clock_fd, info->system.smp_vcpus, &err))
+			return fail("cxlbed-timing: %s\n", err);
+		tp.stale_ms = 0;
+		if (!kernel_set)
+			tp.kernel = true;
+	}
 	if (!tm_config_load(config, &tp.cfg, &err))
 		return fail("cxlbed-timing: %s\n", err);
 	tp.shm = tm_shared_open(shm ? shm : tp.cfg.shm, &err);
@@ -174,7 +231,12 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 		return fail("cxlbed-timing: %s\n", err);
 	if (!tm_host_mem_init(&tp.mem, &tp.cfg.mem, tp.fabric))
 		return fail("cxlbed-timing: %s\n", "cache geometry unusable");
-	tp.mem.turn = plugin_turn;
+	/*
+	 * Arbitration orders requesters; one vCPU of one host has nobody to
+	 * be ordered with (and waiting costs it a few percent of a stream).
+	 */
+	if (tp.hosts > 1 || info->system.smp_vcpus > 1)
+		tp.mem.turn = plugin_turn;
 	tm_shared_sync(tp.shm, &tp.sync, tp.cfg.skew_ns, tp.stale_ms);
 	roi_log_init(&tp.log, TM_MAX_RES);
 	tp.report = g_strdup(report ? report : tp.cfg.report ? tp.cfg.report :

@@ -9,6 +9,7 @@
 #include <glib.h>
 
 #include "qemu-plugin-api.h"
+#include "clock_dev.h"
 #include "model_mem.h"
 #include "model_share.h"
 #include "model_time.h"
@@ -20,6 +21,8 @@
 struct vcpu_counts {
 	uint64_t insns;		/* instructions in modeled code */
 	uint64_t kernel_tbs;	/* blocks run in unmodeled kernel code */
+	uint64_t budget;	/* instructions since the last periodic check */
+	uint64_t kernel_insns;	/* of insns, in kernel code (per block) */
 };
 
 struct vcpu {
@@ -30,7 +33,41 @@ struct vcpu {
 	uint64_t beat_ktbs;	/* kernel_tbs then */
 	uint64_t last_vline;	/* virtual line of the last access + 1 */
 	uint64_t repeats;	/* accesses that took the repeat shortcut */
+	/*
+	 * This vCPU's counters in the scoreboard (stable once every vCPU
+	 * exists, as they all do before arming).
+	 */
+	struct vcpu_counts *cnt;
+	/*
+	 * The last page translated: virtual page, its physical page, MMIO or
+	 * not, and kernel_tbs then. Valid while no kernel code has run since
+	 * (no process switch, no remapping).
+	 */
+	uint64_t page_v, page_p, page_ktbs;
+	bool page_io;
 	int slot;
+	/* guest clock (plugin_clock.c) */
+	uint64_t deadline;	/* own modeled ns of the next clock event; ~0: none */
+	uint64_t rung;		/* the deadline last raised (lateness figures) */
+	double wake_at;		/* a clock event woke it from halt at; <0: none */
+	double kicked_at;	/* an IPI woke it from halt at; <0: none */
+	double halt_at;		/* own modeled time when it last halted */
+	uint64_t kick_ms;	/* host ms of the kick (a safety valve only) */
+	uint32_t icr_hi;	/* last APIC ICR high word it stored (destination) */
+	bool halted;
+};
+
+/* Guest clock figures for the report. */
+struct clock_stats {
+	uint64_t irqs;		/* clock interrupts raised */
+	uint64_t handled;	/* ... and seen handled (IRQ marker) */
+	uint64_t stray;		/* handled on a vCPU that was not rung */
+	double late_sum_ns;	/* modeled time from deadline to handler */
+	double late_max_ns;
+	uint64_t warps;		/* all vCPUs halted: jumped to the next deadline */
+	double warped_ns;
+	uint64_t ring_timeouts;	/* QEMU took more than a moment to take a ring */
+	uint64_t kick_timeouts;	/* an IPI's target did not wake (host time) */
 };
 
 struct tp_state {
@@ -46,6 +83,7 @@ struct tp_state {
 	struct vcpu *cpu[TM_MAX_VCPUS];
 	GMutex lock;
 	int armed;		/* 0 no, 1 requested, 2 instrumented */
+	bool never_arm;		/* arm=never: markers time regions, no model */
 	bool stores;
 	char *report;
 	const char *config_path;
@@ -54,9 +92,22 @@ struct tp_state {
 	uint64_t stale_rejoins;	/* clock jumps after a long silence */
 	uint64_t share_waits;	/* see plugin_turn() */
 	uint64_t share_ns;	/* slack of the arbitration by modeled time */
+	uint64_t reloads;	/* configs read again at run time */
 	int hosts;		/* hosts of the run that must arm before any runs */
 	bool kernel;		/* model guest kernel code too */
 	unsigned int stale_ms;	/* see struct tm_sync */
+	/* guest clock (plugin_clock.c): on when the runner gave clock_fd= */
+	bool guest_time;
+	struct clock_dev clock;
+	int nvcpus;
+	uint64_t clock_last;	/* the largest time handed to the guest */
+	uint64_t io_start, io_end, fix_start, fix_end;	/* from the guest */
+	uint64_t apic_icr;	/* from the guest: xAPIC ICR, 0: unknown */
+	GMutex idle_lock;	/* halted, idle_next, wake_at */
+	int halted;		/* vCPUs of this host that are halted */
+	uint64_t idle_next;	/* earliest deadline of a halted vCPU; ~0: none */
+	GCond warp_cond;	/* the warper thread's wake-up */
+	struct clock_stats cs;
 };
 
 extern struct tp_state tp;
@@ -69,13 +120,40 @@ void on_load(unsigned int vi, qemu_plugin_meminfo_t info, uint64_t vaddr,
 	     void *udata);
 void on_store(unsigned int vi, qemu_plugin_meminfo_t info, uint64_t vaddr,
 	      void *udata);
+void on_store_kernel(unsigned int vi, qemu_plugin_meminfo_t info,
+		     uint64_t vaddr, void *udata);
+uint64_t host_ms(void);
 void on_idle(qemu_plugin_id_t id, unsigned int vi);
 void on_resume(qemu_plugin_id_t id, unsigned int vi);
 void plugin_turn(struct tm_cpu_mem *c, struct mf_target *t, double now);
 
+/* plugin_clock.c: the guest's clock and timer interrupts in modeled time */
+bool clock_install(int sock, int nvcpus, char **err);
+void clock_marker(unsigned int vi, int what);
+void clock_due(struct vcpu *v, unsigned int vi, double now);
+/* A clock event of this vCPU, or of a halted one, is due at @now. */
+static inline void clock_check(struct vcpu *v, unsigned int vi, double now)
+{
+	if ((uint64_t)now >= __atomic_load_n(&v->deadline, __ATOMIC_RELAXED) ||
+	    (uint64_t)now >= __atomic_load_n(&tp.idle_next, __ATOMIC_RELAXED))
+		clock_due(v, vi, now);
+}
+void on_budget(unsigned int vi, void *udata);
+void clock_idle(struct vcpu *v, unsigned int vi);
+double clock_resume(struct vcpu *v, unsigned int vi, double now);
+bool clock_skip_store(uint64_t vaddr);
+void clock_apic_store(unsigned int vi, uint64_t vaddr, uint64_t value);
+/* Instructions between periodic checks (clock events, check-ins). */
+#define TP_BUDGET 1024
+
 /* plugin_roi.c: markers, arming, the report */
 void on_marker(unsigned int vi, void *udata);
 void write_report(void);
+
+/* plugin_reload.c: the config read again (arming; pool LDs bound) */
+void plugin_reload_config(void);
+void plugin_reload_check(void);		/* at a check-in */
+void plugin_reload_free(void);		/* at exit */
 
 /* timing_plugin.c: full instrumentation once armed */
 void on_reset(qemu_plugin_id_t id);

@@ -172,11 +172,12 @@ static bool parse_line(struct tm_config *c, char **tok, char **why)
 		return parse_fields(tok + 1, f, why);
 	}
 	if (!strcmp(kw, "resource")) {
-		struct tm_cfg_res r = { 0 };
+		struct tm_cfg_res r = { .queue_ns = -1 };
 		struct field f[] = {
 			F("name", K_NAME, r.name),
 			F("read_gbps", K_DBL, &r.gbps[MF_READ]),
 			F("write_gbps", K_DBL, &r.gbps[MF_WRITE]),
+			F("queue_ns", K_DBL, &r.queue_ns),
 			{ .key = NULL } };
 		if (!parse_fields(tok + 1, f, why))
 			return false;
@@ -312,6 +313,61 @@ static struct mf_target *find_target(struct mf_target *t, int n,
 	return NULL;
 }
 
+/*
+ * The service time of @cr's queueing term (model_lane.h) when the config
+ * gives none: a QoS cap is a rate limit, not a server (none); a target's
+ * media (the last resource of its path) a share of the media's idle
+ * latency; a link or bridge the time it takes to send one line.
+ */
+static double derived_queue_ns(const struct tm_config *c,
+			       const struct tm_cfg_res *cr)
+{
+	double gbps = cr->gbps[MF_READ] > cr->gbps[MF_WRITE] ?
+		      cr->gbps[MF_READ] : cr->gbps[MF_WRITE];
+
+	if (cr->queue_ns >= 0)
+		return cr->queue_ns;
+	if (!strncmp(cr->name, "cap:", 4) || gbps <= 0)
+		return 0;
+	for (guint i = 0; i < c->targets->len; i++) {
+		const struct tm_cfg_target *ct =
+			&g_array_index(c->targets, struct tm_cfg_target, i);
+
+		if (ct->nvia && !strcmp(ct->via[ct->nvia - 1], cr->name))
+			return MF_MEDIA_QUEUE_SHARE * ct->media_ns[MF_READ];
+	}
+	return c->mem.line_bytes / gbps;
+}
+
+/* Append the resource called @name to @t's path; false (and *err) if none. */
+static bool add_via(const struct tm_config *c, struct tm_shared *s,
+		    struct mf_counters *mine, struct mf_target *t,
+		    const char *name, char **err)
+{
+	const struct tm_cfg_res *cr = NULL;
+
+	for (guint r = 0; r < c->res->len && !cr; r++) {
+		cr = &g_array_index(c->res, struct tm_cfg_res, r);
+		if (strcmp(cr->name, name))
+			cr = NULL;
+	}
+	if (!cr) {
+		*err = g_strdup_printf("target %s: no resource %s", t->name,
+				       name);
+		return false;
+	}
+	t->res[t->nres] = tm_shared_res(s, cr->name, cr->gbps[0], cr->gbps[1],
+					derived_queue_ns(c, cr));
+	if (!t->res[t->nres]) {
+		*err = g_strdup("too many resources");
+		return false;
+	}
+	if (mine)
+		t->mine[t->nres] = &mine[t->res[t->nres] - s->res];
+	t->nres++;
+	return true;
+}
+
 struct mf_fabric *tm_fabric_build(const struct tm_config *c,
 				  struct tm_shared *s, struct mf_counters *mine,
 				  char **err)
@@ -332,30 +388,17 @@ struct mf_fabric *tm_fabric_build(const struct tm_config *c,
 		t->media_ns[0] = ct->media_ns[0];
 		t->media_ns[1] = ct->media_ns[1];
 		t->hops_ns = ct->hops_ns;
-		for (int v = 0; v < ct->nvia; v++) {
-			const struct tm_cfg_res *cr = NULL;
-
-			for (guint r = 0; r < c->res->len; r++) {
-				cr = &g_array_index(c->res, struct tm_cfg_res, r);
-				if (!strcmp(cr->name, ct->via[v]))
-					break;
-				cr = NULL;
-			}
-			if (!cr) {
-				*err = g_strdup_printf("target %s: no resource %s",
-						       ct->name, ct->via[v]);
-				goto fail;
-			}
-			t->res[v] = tm_shared_res(s, cr->name, cr->gbps[0],
-						  cr->gbps[1]);
-			if (!t->res[v]) {
-				*err = g_strdup("too many resources");
-				goto fail;
-			}
-			if (mine)
-				t->mine[v] = &mine[t->res[v] - s->res];
-			t->nres++;
-		}
+		/*
+		 * A host's QoS cap ("cap:") is taken after the shared
+		 * resources of the path: they then see the host's transfers
+		 * in the order they are issued, and the cap holds the host's
+		 * completions to its rate (model_lane.h).
+		 */
+		for (int caps = 0; caps < 2; caps++)
+			for (int v = 0; v < ct->nvia; v++)
+				if ((strncmp(ct->via[v], "cap:", 4) == 0) == caps &&
+				    !add_via(c, s, mine, t, ct->via[v], err))
+					goto fail;
 		if (!t->cxl && !f->local)
 			f->local = t;
 	}

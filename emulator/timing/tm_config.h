@@ -20,6 +20,7 @@
 struct tm_cfg_res {
 	char name[MF_NAME];
 	double gbps[2];
+	double queue_ns;	/* M/D/1 service time; < 0: derived (tm_fabric_build) */
 };
 
 struct tm_cfg_target {

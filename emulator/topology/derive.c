@@ -7,12 +7,16 @@
  */
 #include "topology_priv.h"
 
-/* Serials not given: the lowest free ones from TOPO_SERIAL_BASE, in file order. */
+/*
+ * Serials not given: the lowest free ones from TOPO_SERIAL_BASE, in file
+ * order, devices first, then the logical devices of lending pools.
+ */
 static void derive_serials(struct cb_topology *t)
 {
 	g_autoptr(GHashTable) used = g_hash_table_new(g_int64_hash, g_int64_equal);
 	uint64_t next = TOPO_SERIAL_BASE;
 	struct cb_device *d;
+	struct cb_pool *p;
 
 	cb_foreach(t->devices, struct cb_device, d)
 		if (d->serial_given)
@@ -23,6 +27,23 @@ static void derive_serials(struct cb_topology *t)
 		while (g_hash_table_contains(used, &next))
 			next++;
 		d->serial = next++;
+	}
+	/* then every LD of a lending pool, pool by pool */
+	cb_foreach(t->pools, struct cb_pool, p) {
+		for (uint64_t i = 0; p->ld_size && i < p->size / p->ld_size; i++) {
+			struct cb_ld *ld = g_new0(struct cb_ld, 1);
+
+			ld->id = g_strdup_printf("%s.ld%" G_GUINT64_FORMAT, p->id, i);
+			ld->pool = p;
+			ld->index = i;
+			ld->size = p->ld_size;
+			ld->offset = i * p->ld_size;
+			while (g_hash_table_contains(used, &next))
+				next++;
+			ld->serial = next++;
+			g_ptr_array_add(p->lds, ld);
+			g_ptr_array_add(t->lds, ld);
+		}
 	}
 }
 

@@ -2,7 +2,8 @@
 /*
  * Sections -> objects. Pass 1 reads every section's keys into an object
  * (so unknown keys are known before any reference is chased); pass 2
- * resolves names (host, bridge, port, window, devices, pool) in file order.
+ * resolves names (host, bridge, port, window, devices, pool) kind by kind,
+ * so the order of sections in the file does not matter.
  */
 #include "topology_priv.h"
 #include "error.h"
@@ -53,8 +54,9 @@ static bool get_capacity(struct topo_ctx *c, struct cfg_section *s,
 			 const char *key, uint64_t def, uint64_t *out,
 			 GError **error)
 {
-	GET(cfg_get_size(c->cfg, s, key, def, out, error));
-	if (!*out || *out % CB_CAPACITY_UNIT)
+	GET(cfg_get_size(c->cfg, s, key, def, CB_CAPACITY_UNIT, TOPO_MAX_CAPACITY,
+			 out, error));
+	if (*out % CB_CAPACITY_UNIT)
 		return FAIL(topo_key_line(s, key),
 			    "%s: %llu MiB is not a multiple of "
 			    "256 MiB (CXL decoders map 256 MiB units); use e.g. "
@@ -67,7 +69,7 @@ static bool get_granularity(struct topo_ctx *c, struct cfg_section *s,
 {
 	uint64_t g;
 
-	GET(cfg_get_size(c->cfg, s, "granularity", def, &g, error));
+	GET(cfg_get_size(c->cfg, s, "granularity", def, 256, 16384, &g, error));
 	if (!topo_valid_granularity(g))
 		return FAIL(topo_key_line(s, "granularity"),
 			    "granularity: %llu bytes is not "
@@ -82,11 +84,36 @@ static bool get_int(struct topo_ctx *c, struct cfg_section *s, const char *key,
 {
 	uint64_t v;
 
-	GET(cfg_get_u64(c->cfg, s, key, def, &v, error));
-	if (v < (uint64_t)min || v > (uint64_t)max)
-		return FAIL(topo_key_line(s, key), "%s: %llu"
-			    " is out of range; use %d to %d", key, ULL(v), min, max);
+	GET(cfg_get_uint(c->cfg, s, key, def, min, max, &v, error));
 	*out = v;
+	return true;
+}
+
+/* A latency in ns: hops may cost nothing, a memory at least 1 ns (CDAT's unit). */
+static bool get_ns(struct topo_ctx *c, struct cfg_section *s, const char *key,
+		   double def, double min, double *out, GError **error)
+{
+	return cfg_get_real(c->cfg, s, key, def, min, TOPO_MAX_NS, out, error);
+}
+
+static bool get_gbps(struct topo_ctx *c, struct cfg_section *s,
+		     const char *key, double def, double *out, GError **error)
+{
+	return cfg_get_real(c->cfg, s, key, def, TOPO_MIN_GBPS, TOPO_MAX_GBPS,
+			    out, error);
+}
+
+/* GB/s where 0 means "none given": 0, or the range of get_gbps. */
+static bool get_gbps_or_0(struct topo_ctx *c, struct cfg_section *s,
+			  const char *key, const char *zero, double *out,
+			  GError **error)
+{
+	GET(cfg_get_real(c->cfg, s, key, 0, 0, TOPO_MAX_GBPS, out, error));
+	if (*out > 0 && *out < TOPO_MIN_GBPS)
+		return FAIL(topo_key_line(s, key), "%s: %g GB/s is below "
+			    "%g (1 MB/s, the unit CDAT and HMAT carry); use 0 "
+			    "(%s) or %g to %g", key, *out, TOPO_MIN_GBPS, zero,
+			    TOPO_MIN_GBPS, TOPO_MAX_GBPS);
 	return true;
 }
 
@@ -120,14 +147,14 @@ static bool get_mem_perf(struct topo_ctx *c, struct cfg_section *s,
 		}
 		base = p->perf;
 	}
-	GET(cfg_get_double(c->cfg, s, keys[0], base.read_latency_ns,
-			   &out->read_latency_ns, error));
+	GET(get_ns(c, s, keys[0], base.read_latency_ns, 1,
+		   &out->read_latency_ns, error));
 	/* DRAM without a preset: write latency defaults to the read latency */
-	GET(cfg_get_double(c->cfg, s, keys[1], !name && write_follows_read ?
-			   out->read_latency_ns : base.write_latency_ns,
-			   &out->write_latency_ns, error));
-	GET(cfg_get_double(c->cfg, s, keys[2], base.read_gbps, &out->read_gbps, error));
-	GET(cfg_get_double(c->cfg, s, keys[3], base.write_gbps, &out->write_gbps, error));
+	GET(get_ns(c, s, keys[1], !name && write_follows_read ?
+		   out->read_latency_ns : base.write_latency_ns, 1,
+		   &out->write_latency_ns, error));
+	GET(get_gbps(c, s, keys[2], base.read_gbps, &out->read_gbps, error));
+	GET(get_gbps(c, s, keys[3], base.write_gbps, &out->write_gbps, error));
 	return true;
 }
 
@@ -142,17 +169,18 @@ static bool get_link(struct topo_ctx *c, struct cfg_section *s, int def_width,
 		return FAIL(topo_key_line(s, "link-width"),
 			    "link-width: x%d is not a CXL link width; use 1, 2, "
 			    "4, 8 or 16", l->width);
-	GET(cfg_get_double(c->cfg, s, "link-speed", TOPO_DEF_LINK_SPEED,
-			   &l->speed_gts, error));
+	GET(cfg_get_real(c->cfg, s, "link-speed", TOPO_DEF_LINK_SPEED, 2.5, 64,
+			 &l->speed_gts, error));
 	if (!valid_speed(l->speed_gts))
 		return FAIL(topo_key_line(s, "link-speed"),
 			    "link-speed: %g GT/s is not a PCIe rate; use 2.5, "
 			    "5, 8, 16, 32 or 64", l->speed_gts);
-	GET(cfg_get_double(c->cfg, s, "link-latency-ns", TOPO_DEF_LINK_LAT,
-			   &l->latency_ns, error));
-	GET(cfg_get_double(c->cfg, s, "link-gbps", 0, &g, error));
+	GET(get_ns(c, s, "link-latency-ns", TOPO_DEF_LINK_LAT, 0, &l->latency_ns,
+		   error));
+	GET(get_gbps_or_0(c, s, "link-gbps", "derived from width and speed",
+			  &g, error));
 	l->gbps = g > 0 ? g : topo_link_derived_gbps(l->width, l->speed_gts);
-	GET(cfg_get_double(c->cfg, s, "qos-gbps", 0, &l->qos_gbps, error));
+	GET(get_gbps_or_0(c, s, "qos-gbps", "no cap", &l->qos_gbps, error));
 	if (l->qos_gbps > l->gbps)
 		return FAIL(topo_key_line(s, "qos-gbps"),
 			    "qos-gbps: a %g GB/s cap on a %g GB/s link caps nothing; "
@@ -193,10 +221,11 @@ static bool parse_host(struct topo_ctx *c, struct topo_obj *o, GError **error)
 	g_ptr_array_add(c->t->hosts, h);
 	o->obj = h;
 
-	GET(get_int(c, s, "cpus", TOPO_DEF_CPUS, 1, 64, &h->cpus, error));
-	GET(cfg_get_size(c->cfg, s, "memory", TOPO_DEF_HOST_MEMORY, &h->memory,
-			 error));
-	if (h->memory < 128 * CB_MIB || h->memory % CB_MIB)
+	GET(get_int(c, s, "cpus", TOPO_DEF_CPUS, 1, TOPO_MAX_CPUS, &h->cpus,
+		    error));
+	GET(cfg_get_size(c->cfg, s, "memory", TOPO_DEF_HOST_MEMORY, 128 * CB_MIB,
+			 TOPO_MAX_CAPACITY, &h->memory, error));
+	if (h->memory % CB_MIB)
 		return FAIL(topo_key_line(s, "memory"),
 			    "memory: use a whole number of MiB, at least 128M "
 			    "(e.g. 1G)");
@@ -206,12 +235,15 @@ static bool parse_host(struct topo_ctx *c, struct topo_obj *o, GError **error)
 			 &(struct cb_mem_perf){ TOPO_DEF_DRAM_RLAT, TOPO_DEF_DRAM_WLAT,
 				 TOPO_DEF_DRAM_RGBPS, TOPO_DEF_DRAM_WGBPS },
 			 true, &h->local, error));
-	GET(cfg_get_size(c->cfg, s, "l1", 48 * 1024, &h->cache.l1_bytes, error));
-	GET(cfg_get_size(c->cfg, s, "l2", 2 * CB_MIB, &h->cache.l2_bytes, error));
-	GET(cfg_get_size(c->cfg, s, "llc", 32 * CB_MIB, &h->cache.llc_bytes,
-			 error));
-	GET(cfg_get_u64(c->cfg, s, "cache-line", 64, &v, error));
-	if (v < 16 || v > 256 || (v & (v - 1)))
+	/* the timing model keeps 16 bytes per line of each cache */
+	GET(cfg_get_size(c->cfg, s, "l1", 48 * 1024, TOPO_MIN_CACHE, CB_MIB,
+			 &h->cache.l1_bytes, error));
+	GET(cfg_get_size(c->cfg, s, "l2", 2 * CB_MIB, TOPO_MIN_CACHE, 64 * CB_MIB,
+			 &h->cache.l2_bytes, error));
+	GET(cfg_get_size(c->cfg, s, "llc", 32 * CB_MIB, TOPO_MIN_CACHE, CB_GIB,
+			 &h->cache.llc_bytes, error));
+	GET(cfg_get_uint(c->cfg, s, "cache-line", 64, 16, 256, &v, error));
+	if (v & (v - 1))
 		return FAIL(topo_key_line(s, "cache-line"),
 			    "cache-line: use a power of two from 16 to 256");
 	h->cache.line_bytes = v;
@@ -231,10 +263,9 @@ static bool parse_bridge(struct topo_ctx *c, struct topo_obj *o, GError **error)
 	g_ptr_array_add(c->t->bridges, b);
 	o->obj = b;
 	o->ref = cfg_get_string(c->cfg, s, "host", NULL);
-	GET(cfg_get_double(c->cfg, s, "latency-ns", TOPO_DEF_BRIDGE_LAT,
-			   &b->latency_ns, error));
-	GET(cfg_get_double(c->cfg, s, "gbps", TOPO_DEF_BRIDGE_GBPS, &b->gbps,
-			   error));
+	GET(get_ns(c, s, "latency-ns", TOPO_DEF_BRIDGE_LAT, 0, &b->latency_ns,
+		   error));
+	GET(get_gbps(c, s, "gbps", TOPO_DEF_BRIDGE_GBPS, &b->gbps, error));
 	return true;
 }
 
@@ -267,8 +298,8 @@ static bool parse_switch(struct topo_ctx *c, struct topo_obj *o, GError **error)
 	o->ref = cfg_get_string(c->cfg, s, "port", NULL);
 	GET(get_int(c, s, "ports", TOPO_DEF_SWITCH_PORTS, 1,
 		    TOPO_MAX_SWITCH_PORTS, &sw->nports, error));
-	GET(cfg_get_double(c->cfg, s, "latency-ns", TOPO_DEF_SWITCH_LAT,
-			   &sw->latency_ns, error));
+	GET(get_ns(c, s, "latency-ns", TOPO_DEF_SWITCH_LAT, 0, &sw->latency_ns,
+		   error));
 	GET(get_link(c, s, TOPO_DEF_LINK_WIDTH, &sw->link, error));
 	GET(cfg_get_bool(c->cfg, s, "hotplug", false, &hotplug, error));
 	sw->ports = g_new0(struct cb_port *, sw->nports);
@@ -309,7 +340,8 @@ static bool parse_device(struct topo_ctx *c, struct topo_obj *o, GError **error)
 		return FAIL(topo_key_line(s, "type"), "type: '%s' is not a "
 			    "device type; use volatile or persistent", type);
 	GET(get_capacity(c, s, "size", CB_CAPACITY_UNIT, &d->size, error));
-	GET(cfg_get_u64(c->cfg, s, "serial", 0, &d->serial, error));
+	GET(cfg_get_uint_hex(c->cfg, s, "serial", 0, 0, UINT64_MAX, &d->serial,
+			     error));
 	d->serial_given = cfg_section_find(s, "serial") != NULL;
 	if (d->serial_given && !d->serial)
 		return FAIL(topo_key_line(s, "serial"),
@@ -321,7 +353,8 @@ static bool parse_device(struct topo_ctx *c, struct topo_obj *o, GError **error)
 			 &(struct cb_mem_perf){ TOPO_DEF_DEV_RLAT, TOPO_DEF_DEV_WLAT,
 				 TOPO_DEF_DEV_RGBPS, TOPO_DEF_DEV_WGBPS },
 			 false, &d->perf, error));
-	GET(cfg_get_size(c->cfg, s, "pool-offset", 0, &d->pool_offset, error));
+	GET(cfg_get_size(c->cfg, s, "pool-offset", 0, 0, TOPO_MAX_CAPACITY,
+			 &d->pool_offset, error));
 	d->pool_offset_given = cfg_section_find(s, "pool-offset") != NULL;
 	if (d->pool_offset_given && !o->ref2)
 		return FAIL(topo_key_line(s, "pool-offset"),
@@ -375,6 +408,54 @@ static bool parse_region(struct topo_ctx *c, struct topo_obj *o, GError **error)
 	return true;
 }
 
+/*
+ * ld-size carves the pool into logical devices the fabric manager lends;
+ * such a pool has media and link figures of its own (its LDs'), and may
+ * name the hosts it lends to (resolved in validate.c).
+ */
+static bool parse_pool_lending(struct topo_ctx *c, struct topo_obj *o,
+			       struct cb_pool *p, GError **error)
+{
+	static const char *const keys[] = {
+		"hosts", "preset", "read-latency-ns", "write-latency-ns",
+		"read-gbps", "write-gbps", "link-width", "link-speed",
+		"link-latency-ns", "link-gbps",
+	};
+	struct cfg_section *s = o->sec;
+
+	if (cfg_section_find(s, "ld-size") && p->persistent)
+		return FAIL(topo_key_line(s, "type"), "type: a lending pool is "
+			    "volatile (its LDs come online as RAM or devdax); "
+			    "drop type = persistent or ld-size");
+	if (!cfg_section_find(s, "ld-size")) {
+		for (size_t i = 0; i < G_N_ELEMENTS(keys); i++)
+			if (cfg_section_find(s, keys[i]))
+				return FAIL(topo_key_line(s, keys[i]), "%s: only a "
+					    "pool that lends logical devices "
+					    "(ld-size = ...) takes it; add ld-size "
+					    "or set it on the pool's [device] "
+					    "sections", keys[i]);
+		return true;
+	}
+	GET(get_capacity(c, s, "ld-size", CB_CAPACITY_UNIT, &p->ld_size, error));
+	if (p->size % p->ld_size)
+		return FAIL(topo_key_line(s, "ld-size"), "ld-size: %lluM does not "
+			    "divide the pool's %lluM into whole logical devices; "
+			    "use a divisor of it", MIB(p->ld_size), MIB(p->size));
+	if (!p->shared)
+		return FAIL(topo_key_line(s, "shared"), "shared: a lending pool "
+			    "gives each LD its own slice already; drop shared = off");
+	o->list = cfg_get_list(c->cfg, s, "hosts");
+	GET(get_mem_perf(c, s, "preset", (const char *const[]){
+				 "read-latency-ns", "write-latency-ns",
+				 "read-gbps", "write-gbps" },
+			 &(struct cb_mem_perf){ TOPO_DEF_DEV_RLAT, TOPO_DEF_DEV_WLAT,
+				 TOPO_DEF_DEV_RGBPS, TOPO_DEF_DEV_WGBPS },
+			 false, &p->perf, error));
+	GET(get_link(c, s, TOPO_DEF_DEV_LINK_WIDTH, &p->ld_link, error));
+	return true;
+}
+
 static bool parse_pool(struct topo_ctx *c, struct topo_obj *o, GError **error)
 {
 	struct cfg_section *s = o->sec;
@@ -384,6 +465,8 @@ static bool parse_pool(struct topo_ctx *c, struct topo_obj *o, GError **error)
 	p->id = g_strdup(s->name);
 	p->src = (struct cb_src){ c->t->file, s->line };
 	p->devices = g_ptr_array_new();
+	p->lds = g_ptr_array_new();
+	p->ld_hosts = g_ptr_array_new();
 	g_ptr_array_add(c->t->pools, p);
 	o->obj = p;
 	GET(get_capacity(c, s, "size", CB_CAPACITY_UNIT, &p->size, error));
@@ -403,27 +486,27 @@ static bool parse_pool(struct topo_ctx *c, struct topo_obj *o, GError **error)
 			    "the file", file);
 	p->file = file && *file ? g_strdup(file) : NULL;
 	GET(cfg_get_bool(c->cfg, s, "shared", true, &p->shared, error));
-	return true;
+	return parse_pool_lending(c, o, p, error);
 }
 
 static bool parse_topology(struct topo_ctx *c, struct cfg_section *s,
 			   GError **error)
 {
 	g_autofree char *base = NULL;
-	const char *name;
 
 	if (c->t->name)
 		return FAIL(s->line, "[topology] given twice; keep one");
 	if (s->name)
 		return FAIL(s->line, "[topology] takes no name; write "
 			    "'name = %s' inside it", s->name);
-	base = g_path_get_basename(c->t->file);
-	if (g_str_has_suffix(base, ".topo"))
-		base[strlen(base) - 5] = '\0';
-	name = cfg_get_string(c->cfg, s, "name", base);
-	c->t->name = g_strdup(name);
+	base = cfg_name_from_file(c->t->file, ".topo");
+	c->t->name = g_strdup(cfg_get_string(c->cfg, s, "name", base));
 	c->t->description = g_strdup(cfg_get_string(c->cfg, s, "description",
 						    ""));
+	/* it names results/RUN_ID and table folders: the rule of ids */
+	if (!cfg_name_ok(c->t->name))
+		return FAIL(topo_key_line(s, "name"), "name: '%s' is not a "
+			    "name; use %s", c->t->name, CFG_NAME_RULE);
 	return true;
 }
 
@@ -462,16 +545,20 @@ static bool read_section(struct topo_ctx *c, struct cfg_section *s,
 	if (strchr(s->name, '.'))
 		return FAIL(s->line, "name '%s' has a '.'; the dot is kept for "
 			    "switch ports (sw0.p1): rename it", s->name);
-	/* Names become QEMU ids, which must start with a letter. */
-	if (!g_ascii_isalpha(s->name[0]))
-		return FAIL(s->line, "name '%s' must start with a letter",
-			    s->name);
+	/* Names become QEMU ids, which must start with a letter, and file names. */
+	if (!cfg_name_ok(s->name))
+		return FAIL(s->line, "name '%s' is not a name; use %s", s->name,
+			    CFG_NAME_RULE);
 	o = g_new0(struct topo_obj, 1);
 	o->kind = k;
 	o->sec = s;
 	g_ptr_array_add(c->objs, o);
 	g_hash_table_insert(c->ids, s->name, o);
-	return parsers[k](c, o, error);
+	if (!c->count[k]++)
+		c->first[k] = o;
+	GET(parsers[k](c, o, error));
+	g_hash_table_insert(c->of_obj, o->obj, o);
+	return true;
 }
 
 static bool check_unknown_keys(struct topo_ctx *c, GError **error)
@@ -498,16 +585,10 @@ static struct topo_obj *resolve(struct topo_ctx *c, struct topo_obj *o,
 	struct topo_obj *t;
 
 	if (!ref) {
-		struct topo_obj *only = NULL, *x;
-		int n = 0;
+		guint n = c->count[kind];
 
-		cb_foreach(c->objs, struct topo_obj, x)
-			if (x->kind == kind) {
-				only = x;
-				n++;
-			}
 		if (n == 1)
-			return only;
+			return c->first[kind];
 		g_autofree char *up = g_ascii_strup(topo_kind_name(kind), -1);
 
 		FAIL(o->sec->line, "[%s %s] needs %s = %s%s", o->sec->kind,
@@ -554,6 +635,26 @@ static bool plug(struct topo_ctx *c, struct topo_obj *o, struct cb_port *p,
 	return true;
 }
 
+/* Downstream port "pN" of @sw, or NULL. */
+static struct cb_port *switch_port(struct cb_switch *sw, const char *pn)
+{
+	uint64_t n;
+
+	if (pn[0] != 'p' || !cfg_parse_uint(pn + 1, false, &n) ||
+	    n >= (uint64_t)sw->nports)
+		return NULL;
+	return sw->ports[n];
+}
+
+/* Does @o name a port of its own (a root port or SWITCH.pN)? */
+static bool pins_port(struct topo_ctx *c, const struct topo_obj *o)
+{
+	const struct topo_obj *t = o->ref ? g_hash_table_lookup(c->ids, o->ref) :
+				   NULL;
+
+	return o->ref && (t ? t->kind == TK_ROOTPORT : strchr(o->ref, '.') != NULL);
+}
+
 /* port = ROOTPORT | SWITCH (next free downstream port) | SWITCH.pN */
 static bool place(struct topo_ctx *c, struct topo_obj *o, GError **error)
 {
@@ -583,12 +684,13 @@ static bool place(struct topo_ctx *c, struct topo_obj *o, GError **error)
 			    TOPO_MAX_SWITCH_PORTS);
 	}
 	if (!t && strchr(o->ref, '.')) {
-		struct cb_port *p = topology_find_port(c->t, o->ref);
 		g_autofree char *swname = g_strndup(o->ref,
 					strchr(o->ref, '.') - o->ref);
 		struct topo_obj *s = g_hash_table_lookup(c->ids, swname);
+		struct cb_port *p = s && s->kind == TK_SWITCH ?
+			switch_port(s->obj, strchr(o->ref, '.') + 1) : NULL;
 
-		if (p && p->kind == CB_PORT_DOWNSTREAM) {
+		if (p) {
 			if (p->parent_switch == o->obj)
 				return FAIL(line, "port: a switch cannot plug "
 					    "into itself");
@@ -608,30 +710,68 @@ static bool place(struct topo_ctx *c, struct topo_obj *o, GError **error)
 		    o->ref);
 }
 
-/* Bridge, host and level of a switch, walking up; catches loops. */
-static bool settle_switch(struct topo_ctx *c, struct cb_switch *sw,
-			  struct cb_switch *origin, int depth, GError **error)
+/* The switch @sw plugs into, or NULL under a root port. */
+static struct cb_switch *parent_of(const struct cb_switch *sw)
 {
-	struct cb_port *up = sw->upstream;
+	return sw->upstream->kind == CB_PORT_DOWNSTREAM ?
+	       sw->upstream->parent_switch : NULL;
+}
 
-	if (sw->host)
-		return true;
-	if (depth > (int)c->t->switches->len)
-		return FAIL(origin->src.line, "switch %s is part of a loop of "
-			    "switches plugged into each other; one of them "
-			    "must plug into a root port", origin->id);
-	if (up->kind == CB_PORT_DOWNSTREAM) {
-		GET(settle_switch(c, up->parent_switch, origin, depth + 1,
-				  error));
-		up->bridge = up->parent_switch->upstream->bridge;
-		sw->level = up->parent_switch->level + 1;
-	} else {
-		sw->level = 1;
+static bool too_deep(struct topo_ctx *c, const struct cb_switch *sw,
+		     GError **error)
+{
+	return FAIL(sw->src.line, "switch %s is more than %d switch levels "
+		    "below its root port, the most cxlbed takes (the timing "
+		    "model follows 8 resources per path; QEMU carries data "
+		    "through 1): plug it in higher", sw->id, TOPO_MAX_CASCADE);
+}
+
+/*
+ * Bridge, host and level of a switch, walking up without recursion to a
+ * root port or a settled switch. Catches loops, and cascades deeper than
+ * TOPO_MAX_CASCADE levels: every device's path is derived from the walk
+ * up, so depth would cost time and memory once per device below.
+ */
+static bool settle_switch(struct topo_ctx *c, struct cb_switch *sw,
+			  GError **error)
+{
+	struct cb_switch *chain[TOPO_MAX_CASCADE + 1], *s = sw;
+	int n = 0;
+
+	while (s && !s->host) {
+		if (n == TOPO_MAX_CASCADE + 1) {
+			/* too deep, or never reaching a root port at all? */
+			for (guint i = 0; s && !s->host && i <= c->t->switches->len; i++)
+				s = parent_of(s);
+			if (s && !s->host)
+				return FAIL(sw->src.line, "switch %s is part of a "
+					    "loop of switches plugged into each "
+					    "other; one of them must plug into a "
+					    "root port", sw->id);
+			return too_deep(c, sw, error);
+		}
+		chain[n++] = s;
+		s = parent_of(s);
 	}
-	sw->host = up->bridge->host;
-	settle_qos(&sw->link, sw->host);
-	for (int i = 0; i < sw->nports; i++)
-		sw->ports[i]->bridge = up->bridge;
+	/* from the top down: each takes its bridge from the port above */
+	while (n--) {
+		struct cb_port *up;
+
+		s = chain[n];
+		up = s->upstream;
+		if (up->kind == CB_PORT_DOWNSTREAM) {
+			up->bridge = up->parent_switch->upstream->bridge;
+			s->level = up->parent_switch->level + 1;
+		} else {
+			s->level = 1;
+		}
+		if (s->level > TOPO_MAX_CASCADE)
+			return too_deep(c, s, error);
+		s->host = up->bridge->host;
+		settle_qos(&s->link, s->host);
+		for (int i = 0; i < s->nports; i++)
+			s->ports[i]->bridge = up->bridge;
+	}
 	return true;
 }
 
@@ -670,14 +810,18 @@ static bool resolve_all(struct topo_ctx *c, GError **error)
 			g_ptr_array_add(p->bridge->rootports, p);
 		}
 	}
+	/* pinned ports first: "the next free port" then never takes one */
 	cb_foreach(c->objs, struct topo_obj, o)
-		if (o->kind == TK_SWITCH || o->kind == TK_DEVICE)
+		if ((o->kind == TK_SWITCH || o->kind == TK_DEVICE) && pins_port(c, o))
+			GET(place(c, o, error));
+	cb_foreach(c->objs, struct topo_obj, o)
+		if ((o->kind == TK_SWITCH || o->kind == TK_DEVICE) && !pins_port(c, o))
 			GET(place(c, o, error));
 	cb_foreach(c->objs, struct topo_obj, o)
 		if (o->kind == TK_SWITCH) {
 			struct cb_switch *sw = o->obj;
 
-			GET(settle_switch(c, sw, sw, 0, error));
+			GET(settle_switch(c, sw, error));
 			g_ptr_array_add(sw->host->switches, sw);
 		}
 	cb_foreach(c->objs, struct topo_obj, o) {
@@ -749,7 +893,11 @@ static bool resolve_all(struct topo_ctx *c, GError **error)
 				}
 				g_ptr_array_add(w->bridges, b);
 			}
-		} else if (o->kind == TK_REGION) {
+		}
+	}
+	/* regions after every window: a region needs its window's host */
+	cb_foreach(c->objs, struct topo_obj, o) {
+		if (o->kind == TK_REGION) {
 			struct cb_region *r = o->obj;
 
 			t = resolve(c, o, "window", o->ref, TK_WINDOW,
@@ -767,11 +915,17 @@ static bool resolve_all(struct topo_ctx *c, GError **error)
 				goto fail;
 			}
 			for (int i = 0; o->list[i]; i++) {
+				struct cb_device *d;
+
 				t = resolve(c, o, "devices", o->list[i],
 					    TK_DEVICE, error);
 				if (!t)
 					goto fail;
-				g_ptr_array_add(r->devices, t->obj);
+				d = t->obj;
+				g_ptr_array_add(r->devices, d);
+				/* validate.c refuses a device in two regions */
+				if (!d->region)
+					d->region = r;
 			}
 		}
 	}
@@ -789,11 +943,7 @@ bool topo_parse_sections(struct topo_ctx *c, GError **error)
 	cb_foreach(c->cfg->sections, struct cfg_section, s)
 		GET(read_section(c, s, error));
 	if (!c->t->name) {
-		g_autofree char *base = g_path_get_basename(c->t->file);
-
-		if (g_str_has_suffix(base, ".topo"))
-			base[strlen(base) - 5] = '\0';
-		c->t->name = g_strdup(base);
+		c->t->name = cfg_name_from_file(c->t->file, ".topo");
 		c->t->description = g_strdup("");
 	}
 	GET(check_unknown_keys(c, error));

@@ -34,7 +34,7 @@ static void link_hop(GArray *hops, const char *below, struct cb_src src,
 }
 
 /* Walk from @d up to its bridge, then lay the hops out top down. */
-static struct cb_path *derive_path(const struct cb_device *d)
+struct cb_path *topo_derive_path(const struct cb_device *d)
 {
 	struct cb_path *p = g_new0(struct cb_path, 1);
 	GArray *up = g_array_new(FALSE, TRUE, sizeof(struct cb_hop));
@@ -139,7 +139,7 @@ void topo_derive_paths(struct cb_topology *t)
 	struct cb_region *r;
 
 	cb_foreach(t->devices, struct cb_device, d)
-		d->path = derive_path(d);
+		d->path = topo_derive_path(d);
 	cb_foreach(t->regions, struct cb_region, r)
 		r->path_text = region_path_text(r);
 }

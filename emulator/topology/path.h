@@ -5,7 +5,8 @@
  *
  * Every consumer reads it: the timing model's resources and hop latency
  * (emulator/qemu/timing_config.c), the latency the guest kernel should
- * compute from CDAT and HMAT (emulator/run/verify.c), the configured
+ * compute from CDAT and HMAT (emulator/run/guest_view.c) and each region's
+ * HMAT entry (emulator/qemu/numa_layout.c), the configured
  * bandwidth of a region (`path GB/s` of `cxlbed table`), the path names
  * in plans, results and tables. Nothing else walks up a device's ports.
  *

@@ -87,7 +87,18 @@ static void pool_free(gpointer p)
 	g_free(pool->id);
 	g_free(pool->file);
 	g_ptr_array_unref(pool->devices);
+	g_ptr_array_unref(pool->lds);
+	g_ptr_array_unref(pool->ld_hosts);
+	link_clear(&pool->ld_link);
 	g_free(pool);
+}
+
+static void ld_free(gpointer p)
+{
+	struct cb_ld *ld = p;
+
+	g_free(ld->id);
+	g_free(ld);
 }
 
 void topology_free(struct cb_topology *t)
@@ -102,6 +113,7 @@ void topology_free(struct cb_topology *t)
 	g_ptr_array_unref(t->windows);
 	g_ptr_array_unref(t->regions);
 	g_ptr_array_unref(t->pools);
+	g_ptr_array_unref(t->lds);
 	g_free(t->name);
 	g_free(t->description);
 	g_free(t->file);
@@ -121,13 +133,20 @@ static struct cb_topology *topology_new(const char *path)
 	t->windows = g_ptr_array_new_with_free_func(window_free);
 	t->regions = g_ptr_array_new_with_free_func(region_free);
 	t->pools = g_ptr_array_new_with_free_func(pool_free);
+	t->lds = g_ptr_array_new_with_free_func(ld_free);
 	return t;
 }
 
 struct cb_topology *topology_parse(const char *path, const char *text,
 				   GError **error)
 {
-	g_autoptr(cfg_file) cfg = cfg_file_parse(path, text, error);
+	return topology_parse_len(path, text, -1, error);
+}
+
+struct cb_topology *topology_parse_len(const char *path, const char *text,
+				       gssize len, GError **error)
+{
+	g_autoptr(cfg_file) cfg = cfg_file_parse(path, text, len, error);
 	struct topo_ctx c = { 0 };
 	bool good;
 
@@ -136,6 +155,7 @@ struct cb_topology *topology_parse(const char *path, const char *text,
 	c.t = topology_new(path);
 	c.cfg = cfg;
 	c.ids = g_hash_table_new(g_str_hash, g_str_equal);
+	c.of_obj = g_hash_table_new(g_direct_hash, g_direct_equal);
 	c.objs = g_ptr_array_new_with_free_func(topo_obj_free);
 	good = topo_parse_sections(&c, error);
 	if (good) {
@@ -143,6 +163,7 @@ struct cb_topology *topology_parse(const char *path, const char *text,
 		good = topo_validate(&c, error);
 	}
 	g_hash_table_unref(c.ids);
+	g_hash_table_unref(c.of_obj);
 	g_ptr_array_unref(c.objs);
 	if (!good) {
 		topology_free(c.t);
@@ -154,15 +175,11 @@ struct cb_topology *topology_parse(const char *path, const char *text,
 struct cb_topology *topology_load(const char *path, GError **error)
 {
 	g_autofree char *text = NULL;
-	g_autoptr(GError) local = NULL;
+	gsize len;
 
-	if (!g_file_get_contents(path, &text, NULL, &local)) {
-		g_set_error(error, CXLBED_ERROR, CXLBED_ERROR_INPUT,
-			    "%s:0: cannot read the topology: %s", path,
-			    local->message);
+	if (!cfg_read_text(path, &text, &len, error))
 		return NULL;
-	}
-	return topology_parse(path, text, error);
+	return topology_parse_len(path, text, len, error);
 }
 
 #define FIND_BY_ID(arr, type, id) \
@@ -219,17 +236,16 @@ struct cb_pool *topology_find_pool(const struct cb_topology *t, const char *id)
 	FIND_BY_ID(t->pools, struct cb_pool, id);
 }
 
+struct cb_ld *topology_find_ld(const struct cb_topology *t, const char *id)
+{
+	FIND_BY_ID(t->lds, struct cb_ld, id);
+}
+
 struct cb_region *topology_device_region(const struct cb_topology *t,
 					 const struct cb_device *d)
 {
-	struct cb_region *r;
-	struct cb_device *m;
-
-	cb_foreach(t->regions, struct cb_region, r)
-		cb_foreach(r->devices, struct cb_device, m)
-			if (m == d)
-				return r;
-	return NULL;
+	(void)t;
+	return d->region;
 }
 
 struct cb_bridge *topology_device_bridge(const struct cb_device *d)

@@ -107,6 +107,7 @@ struct cb_device {
 	uint64_t serial;	/* unique across the topology */
 	bool serial_given;	/* set in the file (else derived) */
 	struct cb_mem_perf perf;	/* media latency/bandwidth */
+	struct cb_region *region;	/* the region it is in, or NULL */
 	struct cb_pool *pool;	/* NULL: private RAM backing */
 	uint64_t pool_offset;	/* slice of the pool file */
 	bool pool_offset_given;	/* set in the file (else derived) */
@@ -144,6 +145,20 @@ struct cb_region {
 	char *path_text;	/* derived: "hb0/rp0/sw0/{mem0,mem1}" */
 };
 
+/*
+ * A logical device (LD) of a lending pool: one ld-size slice of the pool's
+ * file that the fabric manager binds to one host at a time, as a
+ * cxl-type3 on a free hotplug port of that host (emulator/fm/).
+ */
+struct cb_ld {
+	char *id;		/* "p0.ld3": also its QEMU device id */
+	struct cb_pool *pool;
+	int index;		/* 0 .. nlds-1 */
+	uint64_t offset;	/* slice of the pool file: index x ld_size */
+	uint64_t size;
+	uint64_t serial;	/* sn= of every binding (derived, unique) */
+};
+
 struct cb_pool {
 	char *id;
 	struct cb_src src;
@@ -153,6 +168,12 @@ struct cb_pool {
 	GPtrArray *devices;	/* struct cb_device *: one per attached host */
 	bool shared;		/* devices map the same bytes (default); off:
 				 * each device gets its own slice */
+	/* Lending (ld-size given): the pool is carved into LDs. */
+	uint64_t ld_size;	/* 0: the pool lends nothing */
+	GPtrArray *lds;		/* struct cb_ld * */
+	GPtrArray *ld_hosts;	/* struct cb_host *: who may receive its LDs */
+	struct cb_mem_perf perf;	/* its media, every LD's */
+	struct cb_link ld_link;	/* the link between a port and a bound LD */
 };
 
 struct cb_host {
@@ -177,6 +198,7 @@ struct cb_topology {
 	GPtrArray *hosts;	/* struct cb_host *, file order */
 	GPtrArray *bridges, *ports, *switches, *devices, *windows, *regions,
 		*pools;
+	GPtrArray *lds;		/* struct cb_ld *, every lending pool's */
 };
 
 /*
@@ -186,6 +208,9 @@ struct cb_topology {
 struct cb_topology *topology_load(const char *path, GError **error);
 struct cb_topology *topology_parse(const char *path, const char *text,
 				   GError **error);
+/* The same for @len bytes that may hold anything (a NUL is an error). */
+struct cb_topology *topology_parse_len(const char *path, const char *text,
+				       gssize len, GError **error);
 void topology_free(struct cb_topology *t);
 typedef struct cb_topology cb_topology;
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(cb_topology, topology_free)
@@ -203,6 +228,37 @@ struct cb_window *topology_find_window(const struct cb_topology *t,
 struct cb_region *topology_find_region(const struct cb_topology *t,
 				       const char *id);
 struct cb_pool *topology_find_pool(const struct cb_topology *t, const char *id);
+struct cb_ld *topology_find_ld(const struct cb_topology *t, const char *id);
+
+/*
+ * Pool lending (lds.c). An LD port: a root port with hotplug = on and
+ * nothing plugged at boot. Only root ports: QEMU 10.0.2's cxl-downstream
+ * has no slot power controller, so a device added under a switch can be
+ * detached by the guest but never removed (docs/pooling.md). The LD
+ * window of a port: a window of the host that targets exactly that
+ * port's bridge (a 1-way region needs one target).
+ */
+bool topology_port_takes_ld(const struct cb_port *p);
+/* The host's LD ports, in topology order (caller unrefs). */
+GPtrArray *topology_host_ld_ports(const struct cb_topology *t,
+				  const struct cb_host *h);
+/* Windows of @h that can hold an LD bound on @p, in file order (caller unrefs). */
+GPtrArray *topology_ld_windows(const struct cb_port *p);
+/* Bytes of window @w not taken by the topology's own regions. */
+uint64_t topology_window_room(const struct cb_topology *t,
+			      const struct cb_window *w);
+/* Does pool @p lend to host @h? */
+bool topology_pool_lends_to(const struct cb_pool *p, const struct cb_host *h);
+bool topology_has_lending(const struct cb_topology *t);
+
+/*
+ * LD @ld bound on port @p: a device as if the file had placed it there
+ * (pool media, the pool's ld link, the LD's slice and serial), with its
+ * path derived by path.c like every other device's. The caller owns it.
+ */
+struct cb_device *topology_ld_device(const struct cb_ld *ld,
+				     const struct cb_port *p);
+void topology_ld_device_free(struct cb_device *d);
 
 /* The host bridge a device or switch sits under. */
 struct cb_bridge *topology_device_bridge(const struct cb_device *d);

@@ -30,18 +30,36 @@
 #define TOPO_DEF_GRANULARITY 4096u
 #define TOPO_SERIAL_BASE 0x1000ull
 #define TOPO_MAX_CASCADE 4
+#define TOPO_MAX_CPUS 64
+/*
+ * Ranges of figures (docs/topology.md). Capacities: 1 TiB is past what a
+ * q35 guest with TCG's 40 physical address bits can map (the address map
+ * check in emulator/qemu/address_map.c is exact); it keeps sums of sizes
+ * far from 2^64. Latencies: up to 1 ms; bandwidths: from 1 MB/s (the unit
+ * of CDAT and HMAT) to 10 TB/s. Caches: the timing model holds 16 bytes
+ * per line, and needs a set of its widest ways (16 x 256-byte lines).
+ */
+#define TOPO_MAX_CAPACITY (1024ull * CB_GIB)
+#define TOPO_MAX_NS 1e6
+#define TOPO_MIN_GBPS 0.001
+#define TOPO_MAX_GBPS 10000.0
+#define TOPO_MIN_CACHE (4ull * 1024)
+
+enum topo_kind {
+	TK_HOST, TK_BRIDGE, TK_ROOTPORT, TK_SWITCH, TK_DEVICE, TK_WINDOW,
+	TK_REGION, TK_POOL, TK_COUNT
+};
 
 /* Parse state: objects plus the section each came from. */
 struct topo_ctx {
 	struct cb_topology *t;
 	struct cfg_file *cfg;
 	GHashTable *ids;	/* id -> struct topo_obj * (every kind) */
+	GHashTable *of_obj;	/* object -> its struct topo_obj * */
 	GPtrArray *objs;	/* struct topo_obj *, file order */
-};
-
-enum topo_kind {
-	TK_HOST, TK_BRIDGE, TK_ROOTPORT, TK_SWITCH, TK_DEVICE, TK_WINDOW,
-	TK_REGION, TK_POOL,
+	/* how many of each kind, and the first: the default reference */
+	guint count[TK_COUNT];
+	struct topo_obj *first[TK_COUNT];
 };
 
 struct topo_obj {
@@ -62,6 +80,7 @@ void topo_derive(struct cb_topology *t);
 /* path.c */
 void topo_derive_paths(struct cb_topology *t);
 void topo_path_free(struct cb_path *p);
+struct cb_path *topo_derive_path(const struct cb_device *d);
 
 /* Line of KEY in SEC, or the section's line when the key is absent. */
 int topo_key_line(const struct cfg_section *sec, const char *key);

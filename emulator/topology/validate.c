@@ -16,12 +16,10 @@
 
 static struct topo_obj *obj_of(struct topo_ctx *c, const void *p)
 {
-	struct topo_obj *o;
+	struct topo_obj *o = g_hash_table_lookup(c->of_obj, p);
 
-	cb_foreach(c->objs, struct topo_obj, o)
-		if (o->obj == p)
-			return o;
-	g_assert_not_reached();
+	g_assert(o);
+	return o;
 }
 
 static int line_of(struct topo_ctx *c, const void *p, const char *key)
@@ -111,20 +109,32 @@ static bool check_region(struct topo_ctx *c, struct cb_region *r,
 
 static bool check_windows(struct topo_ctx *c, GError **error)
 {
+	g_autoptr(GHashTable) needs = g_hash_table_new_full(g_direct_hash,
+							    g_direct_equal,
+							    NULL, g_free);
 	struct cb_window *w;
 	struct cb_region *r;
 
+	/* what each window's regions need, summed without wrapping */
+	cb_foreach(c->t->regions, struct cb_region, r) {
+		uint64_t *need = g_hash_table_lookup(needs, r->window);
+
+		if (!need) {
+			need = g_new0(uint64_t, 1);
+			g_hash_table_insert(needs, r->window, need);
+		}
+		*need = *need > UINT64_MAX - r->size ? UINT64_MAX : *need + r->size;
+	}
 	cb_foreach(c->t->windows, struct cb_window, w) {
-		uint64_t need = 0, unit = CB_CAPACITY_UNIT * w->bridges->len;
+		uint64_t *needp = g_hash_table_lookup(needs, w);
+		uint64_t need = needp ? *needp : 0;
+		uint64_t unit = CB_CAPACITY_UNIT * w->bridges->len;
 
 		if (w->size % unit)
 			return FAIL(line_of(c, w, "size"), "size: a window "
 				    "across %u host bridges must be a multiple "
 				    "of %lluM", w->bridges->len,
 				    MIB(unit));
-		cb_foreach(c->t->regions, struct cb_region, r)
-			if (r->window == w)
-				need += r->size;
 		if (need > w->size)
 			return FAIL(line_of(c, w, "size"), "size: window %s is "
 				    "%lluM but its regions need "
@@ -188,6 +198,92 @@ static bool check_pools(struct topo_ctx *c, GError **error)
 	return true;
 }
 
+/*
+ * Can host @h take an LD of @p? An empty hotplug root port whose bridge
+ * has a window of its own with room for one LD. Returns the reason it
+ * cannot, or NULL.
+ */
+static char *ld_host_problem(struct topo_ctx *c, struct cb_pool *p,
+			     struct cb_host *h)
+{
+	g_autoptr(GPtrArray) ports = topology_host_ld_ports(c->t, h);
+	struct cb_port *port;
+
+	if (!ports->len)
+		return g_strdup_printf("host %s has no empty root port with "
+				       "hotplug = on to bind an LD on; add [rootport "
+				       "NAME] with hotplug = on under one of its "
+				       "bridges (a switch port will not do: QEMU "
+				       "10.0.2 cannot remove a device from it)", h->id);
+	cb_foreach(ports, struct cb_port, port) {
+		g_autoptr(GPtrArray) wins = topology_ld_windows(port);
+		struct cb_window *w;
+
+		cb_foreach(wins, struct cb_window, w)
+			if (topology_window_room(c->t, w) >= p->ld_size)
+				return NULL;
+	}
+	port = g_ptr_array_index(ports, 0);
+	return g_strdup_printf("host %s has no window with room for a %lluM LD "
+			       "under bridge %s; add [window NAME] with host = "
+			       "%s, targets = %s, size = %lluM (or more)", h->id,
+			       MIB(p->ld_size), port->bridge->id, h->id,
+			       port->bridge->id, MIB(p->ld_size));
+}
+
+/* A lending pool (ld-size) must have hosts that can take its LDs. */
+static bool check_lending(struct topo_ctx *c, GError **error)
+{
+	struct cb_pool *p;
+
+	cb_foreach(c->t->pools, struct cb_pool, p) {
+		struct topo_obj *o = obj_of(c, p);
+		int hl = topo_key_line(o->sec, "hosts");
+		int ll = topo_key_line(o->sec, "ld-size");
+		struct cb_host *h;
+
+		if (!p->ld_size)
+			continue;
+		if (p->devices->len) {
+			struct cb_device *d = g_ptr_array_index(p->devices, 0);
+
+			return FAIL(line_of(c, d, "pool"), "pool: pool %s lends "
+				    "logical devices (ld-size, line %d), which a "
+				    "[device] cannot map as well; use another pool",
+				    p->id, ll);
+		}
+		for (int i = 0; o->list && o->list[i]; i++) {
+			h = topology_find_host(c->t, o->list[i]);
+			if (!h)
+				return FAIL(hl, "hosts: no [host %s] in this file",
+					    o->list[i]);
+			g_ptr_array_add(p->ld_hosts, h);
+		}
+		if (!o->list || !o->list[0])
+			cb_foreach(c->t->hosts, struct cb_host, h) {
+				g_autoptr(GPtrArray) ports =
+					topology_host_ld_ports(c->t, h);
+
+				if (ports->len)
+					g_ptr_array_add(p->ld_hosts, h);
+			}
+		if (!p->ld_hosts->len)
+			return FAIL(ll, "ld-size: pool %s lends logical devices "
+				    "but no host has an empty root port with "
+				    "hotplug = on to bind them on; add [rootport "
+				    "NAME] with hotplug = on (docs/pooling.md)", p->id);
+		cb_foreach(p->ld_hosts, struct cb_host, h) {
+			g_autofree char *why = ld_host_problem(c, p, h);
+
+			if (why)
+				return FAIL(o->list && o->list[0] ? hl : ll, "%s: %s",
+					    o->list && o->list[0] ? "hosts" :
+					    "ld-size", why);
+		}
+	}
+	return true;
+}
+
 static bool check_serials(struct topo_ctx *c, GError **error)
 {
 	GHashTable *used = g_hash_table_new(g_int64_hash, g_int64_equal);
@@ -208,6 +304,7 @@ static bool check_serials(struct topo_ctx *c, GError **error)
 		}
 		g_hash_table_insert(used, &d->serial, d);
 	}
+	/* LD serials are derived around the devices' (derive.c): unique */
 	g_hash_table_unref(used);
 	return good;
 }
@@ -225,5 +322,6 @@ bool topo_validate(struct topo_ctx *c, GError **error)
 	GET(good);
 	GET(check_windows(c, error));
 	GET(check_pools(c, error));
+	GET(check_lending(c, error));
 	return check_serials(c, error);
 }

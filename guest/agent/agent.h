@@ -14,6 +14,7 @@ typedef json_object *(*cmd_fn)(json_object *args, char *err);
 /* chan.c: the virtio-serial port */
 #define AGENT_PORT_NAME "org.cxlbed.agent"
 int chan_open(const char *name);
+bool chan_exists(const char *name);	/* is a port of that name there? */
 int chan_send(const char *line);	/* 0, or -1 when dropped */
 void agent_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
@@ -36,10 +37,24 @@ json_object *cmd_dax_read(json_object *args, char *err);
  * created once per boot; their results, or NULL when none were named */
 json_object *boot_regions(void);
 json_object *boot_region_args(const char *spec, char *err);
+/* ld.c: the fabric manager's LD handshake (docs/pooling.md) */
+#define AGENT_FM_PORT_NAME "org.cxlbed.fm"
+json_object *cmd_attach_ld(json_object *args, char *err);
+json_object *cmd_release_ld(json_object *args, char *err);
+json_object *cmd_ld_usage(json_object *args, char *err);
+/* region.c, for ld.c */
+struct cxl_ctx;
+struct cxl_memdev;
+struct cxl_ctx *region_ctx_new(void);
+struct cxl_memdev *region_memdev_by_serial(struct cxl_ctx *ctx,
+					   unsigned long long serial);
 
 /* online.c: bring a region's dax device to the requested mode */
 json_object *online_region(const char *region, bool devdax,
 			   unsigned long long size, char *err);
 long long node_mem_bytes(int node);
+/* tiers.c: the kernel's memory tiers; the SRAT and HMAT they come from. */
+json_object *tiers_json(void);
+json_object *acpi_numa_tables_json(void);
 
 #endif

@@ -49,6 +49,13 @@ static int find_port(const char *name, char *dev, size_t len)
 	return rc;
 }
 
+bool chan_exists(const char *name)
+{
+	char dev[NAME_MAX + 1];
+
+	return find_port(name, dev, sizeof(dev)) == 0;
+}
+
 int chan_open(const char *name)
 {
 	char dev[NAME_MAX + 1], node[NAME_MAX + 8], path[NAME_MAX + 64], val[64];

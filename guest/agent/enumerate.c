@@ -342,6 +342,8 @@ json_object *cmd_enumerate(json_object *args, char *err)
 	json_object_object_add(res, "decoders", decoders);
 	json_object_object_add(res, "regions", regions);
 	json_object_object_add(res, "nodes", nodes);
+	json_object_object_add(res, "tiers", tiers_json());
+	json_object_object_add(res, "acpi", acpi_numa_tables_json());
 	if (dctx)
 		daxctl_unref(dctx);
 	cxl_unref(ctx);

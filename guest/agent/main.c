@@ -3,6 +3,9 @@
  * cxlbed-agent: runs inside the guest, started (and respawned) by init.
  * Serves the host over the virtio-serial port: one request at a time, in
  * order, each answered by exactly one reply line (docs/agent-protocol.md).
+ * `cxlbed-agent --port org.cxlbed.fm` is a second instance for the fabric
+ * manager, so that an LD can be attached or released while a workload
+ * runs under the first; it also forwards guest programs' pool demand.
  */
 #include <errno.h>
 #include <poll.h>
@@ -16,6 +19,7 @@
 #include <unistd.h>
 
 #include "agent.h"
+#include "pool_runtime.h"
 #include "proto.h"
 
 static json_object *cmd_ping(json_object *args, char *err)
@@ -33,6 +37,9 @@ static const struct {
 	{ "run", cmd_run },
 	{ "dax-write", cmd_dax_write },
 	{ "dax-read", cmd_dax_read },
+	{ "attach-ld", cmd_attach_ld },
+	{ "release-ld", cmd_release_ld },
+	{ "ld-usage", cmd_ld_usage },
 };
 
 static double now_s(void)
@@ -112,27 +119,53 @@ out:
 		poweroff_now();
 }
 
-int main(void)
+/*
+ * The fabric manager's port exists only on hosts that may receive pool
+ * capacity: once the main port is there (ports enumerated), an instance
+ * for an absent port idles rather than being respawned over and over.
+ */
+static void idle_if_absent(const char *port)
 {
+	if (!strcmp(port, AGENT_PORT_NAME))
+		return;
+	while (!chan_exists(AGENT_PORT_NAME))
+		usleep(100000);
+	if (chan_exists(port))
+		return;
+	for (;;)
+		pause();
+}
+
+int main(int argc, char **argv)
+{
+	const char *port = argc == 3 && !strcmp(argv[1], "--port") ? argv[2] :
+			   AGENT_PORT_NAME;
 	struct linebuf lb;
 	bool greeted = false;	/* a request arrived: stop the hellos */
 	double next_hello = 0;
 	char buf[65536];
-	int fd, waited = 0;
+	int fd, waited = 0, demand = -1;
 
 	signal(SIGPIPE, SIG_IGN);
 	setvbuf(stderr, NULL, _IOLBF, 0);
-	boot_results = boot_regions();
-	while ((fd = chan_open(AGENT_PORT_NAME)) < 0) {
+	idle_if_absent(port);
+	/* regions named at boot: the main instance makes them, once */
+	if (!strcmp(port, AGENT_PORT_NAME))
+		boot_results = boot_regions();
+	while ((fd = chan_open(port)) < 0) {
 		if (waited++ == 50)
 			fprintf(stderr, "cxlbed-agent: waiting for virtio port %s\n",
-				AGENT_PORT_NAME);
+				port);
 		usleep(100000);
 	}
-	fprintf(stderr, "cxlbed-agent: ready at %.2fs\n", uptime_s());
+	if (!strcmp(port, AGENT_FM_PORT_NAME))
+		demand = demand_open();
+	fprintf(stderr, "cxlbed-agent: %s ready at %.2fs\n", port, uptime_s());
 	lb_init(&lb);
 	for (;;) {
-		struct pollfd p = { .fd = fd, .events = POLLIN };
+		struct pollfd pd[2] = { { .fd = fd, .events = POLLIN },
+					{ .fd = demand, .events = POLLIN } };
+		struct pollfd *p = &pd[0];
 		int timeout = -1;
 
 		if (!greeted) {
@@ -144,9 +177,11 @@ int main(void)
 			}
 			timeout = (int)((next_hello - t) * 1000) + 1;
 		}
-		if (poll(&p, 1, timeout) < 0 && errno != EINTR)
+		if (poll(pd, demand >= 0 ? 2 : 1, timeout) < 0 && errno != EINTR)
 			return 1;
-		if (p.revents & POLLIN) {
+		if (demand >= 0 && (pd[1].revents & POLLIN))
+			demand_forward(demand);
+		if (p->revents & POLLIN) {
 			ssize_t n = read(fd, buf, sizeof(buf));
 			char *line;
 			int rc;
@@ -172,7 +207,7 @@ int main(void)
 			if (n < 0 && (errno == EAGAIN || errno == EINTR))
 				continue;
 		}
-		if (p.revents & (POLLHUP | POLLERR | POLLIN)) {
+		if (p->revents & (POLLHUP | POLLERR | POLLIN)) {
 			/*
 			 * No host end: poll reports HUP at once, so pace the
 			 * retries, and greet whoever connects next.

@@ -353,3 +353,15 @@ out:
 	cxl_unref(ctx);
 	return res;
 }
+
+/* For ld.c: a context that logs like this file's, and a memdev by serial. */
+struct cxl_ctx *region_ctx_new(void)
+{
+	return new_ctx();
+}
+
+struct cxl_memdev *region_memdev_by_serial(struct cxl_ctx *ctx,
+					   unsigned long long serial)
+{
+	return memdev_by_serial(ctx, serial);
+}

@@ -1,13 +1,15 @@
 #!/bin/sh
 # mkinitramfs.sh: build the guest kernel and initramfs from Debian packages.
 #
-# Usage: mkinitramfs.sh KERNEL_DEB BUSYBOX BINDIR OUTDIR
+# Usage: mkinitramfs.sh KERNEL_DEB BUSYBOX BINDIR OUTDIR [KMODDIR]
 #   KERNEL_DEB  linux-image-6.12.*.deb (extracted, never installed)
 #   BUSYBOX     a static busybox
 #   BINDIR      guest programs (agent, workloads, ...) copied to /usr/bin
 #   OUTDIR      receives vmlinuz, vmlinux (the same kernel, uncompressed,
 #               for PVH boot), initramfs.cpio.gz and initramfs.manifest
 #               (every path in the image, "TYPE PATH", for mklayer.sh)
+#   KMODDIR     cxlbed's own modules (*.ko, the guest clock), copied to
+#               /lib/cxlbed; /init loads them first
 #
 # The image holds only what a CXL guest needs: busybox, the CXL/DAX/NVDIMM
 # modules with their dependency closure (decompressed: busybox insmod cannot
@@ -15,8 +17,9 @@
 # every carried program links against. No udev: /init loads modules itself.
 set -eu
 
-[ $# -eq 4 ] || { echo "usage: $0 KERNEL_DEB BUSYBOX BINDIR OUTDIR" >&2; exit 2; }
-deb=$1 busybox=$2 bindir=$3 out=$4
+[ $# -eq 4 ] || [ $# -eq 5 ] ||
+	{ echo "usage: $0 KERNEL_DEB BUSYBOX BINDIR OUTDIR [KMODDIR]" >&2; exit 2; }
+deb=$1 busybox=$2 bindir=$3 out=$4 kmoddir=${5:-}
 here=$(cd "$(dirname "$0")" && pwd)
 
 # Modules /init loads before the agent starts (volatile regions), and
@@ -119,6 +122,12 @@ done
 [ -e "$root/usr/lib" ] || ln -s ../lib "$root/usr/lib"
 strip --strip-unneeded "$root"/usr/bin/* "$root"/lib/x86_64-linux-gnu/* 2>/dev/null || true
 
+mkdir -p "$root/lib/cxlbed"
+if [ -n "$kmoddir" ]; then
+	for k in "$kmoddir"/*.ko; do
+		[ -f "$k" ] && cp "$k" "$root/lib/cxlbed/"
+	done
+fi
 install -m 0755 "$here/init" "$root/init"
 install -m 0644 "$here/inittab" "$root/etc/inittab"
 echo "root:x:0:0:root:/root:/bin/sh" > "$root/etc/passwd"

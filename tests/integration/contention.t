@@ -13,23 +13,13 @@ plan 16
 scn=$top/workloads/scenarios
 c=$outroot/contention
 q=$outroot/contention-qos
-for run in "$c contention" "$q contention-qos"; do
-	set -- $run
-	"$cxlbed" run --out "$1" "$scn/$2.scn" >"$1.out" 2>"$1.err"
-	rc=$?
-	ok $rc "cxlbed run $2.scn exits 0"
-	[ $rc -eq 0 ] || tail -n 30 "$1.err" | diag
-	check "$2: verdict pass" [ "$(sj "$1" .verdict)" = pass ]
-done
+run_scn "$c" "$scn/contention.scn"
+run_scn "$q" "$scn/contention-qos.scn"
 
 # A workload's modeled figure: fig DIR NAME HOST JQ-PATH-IN-MODELED
 fig() { sj "$1" "[.workloads[] | select(.name==\"$2\" and .host==\"$3\") | .output.modeled$4][0] // empty"; }
-# A resource's configured rate from h0's plugin report: rate DIR RESOURCE
-rate() { jq -r ".links[] | select(.name==\"$2\") | .read_gbps_cap" "$1/timing-h0.json" 2>/dev/null; }
-# awk test: within EXPR (a, b, c are the numbers)
-within() { awk -v a="$2" -v b="$3" -v c="${4:-0}" "BEGIN { exit !($1) }" 2>/dev/null; }
 
-pool=$(rate "$c" media:pool:p0)
+pool=$(link_rate "$c" media:pool:p0)
 alone=$(fig "$c" alone h0 .read_gbps)
 t0=$(fig "$c" together h0 .read_gbps)
 t1=$(fig "$c" together h1 .read_gbps)
@@ -37,8 +27,8 @@ th=$(sj "$c" '[.workloads[] | select(.name=="threads") | .output.modeled.rois[].
 quiet=$(fig "$c" quiet h0 .loaded_ns_per_access)
 noisy=$(fig "$c" noisy h0 .loaded_ns_per_access)
 nb=$(fig "$c" noisy h1 .load_gbps)
-cap=$(rate "$q" cap:link:pool0-h0:h0)
-qpool=$(rate "$q" media:pool:p0)
+cap=$(link_rate "$q" cap:link:pool0-h0:h0)
+qpool=$(link_rate "$q" media:pool:p0)
 qalone=$(fig "$q" alone h0 .read_gbps)
 q0=$(fig "$q" together h0 .read_gbps)
 q1=$(fig "$q" together h1 .read_gbps)
@@ -77,10 +67,7 @@ check "QoS: h0 together stays <= its cap + 1% (${q0:-?})" \
 check "QoS: h1 gets more than h0 together (${q1:-?} vs ${q0:-?})" \
 	within 'a > b && a <= 1.01 * c' "$q1" "$q0" "$qpool"
 check "every figure's clock is modeled (reports, and a modeled object on every workload)" \
-	sh -c "for d in '$c' '$q'; do
-		[ \"\$(jq -r '.timing_model and ([.workloads[] | select(.output.modeled == null)] | length == 0)' \$d/summary.json)\" = true ] || exit 1
-		for h in h0 h1; do [ \"\$(jq -r .time \$d/timing-\$h.json)\" = modeled ] || exit 1; done
-	done"
+	all_modeled "$c" "$q"
 check "the dax device is named in every workload's output" \
 	sh -c "for d in '$c' '$q'; do
 		[ \"\$(jq -r '[.workloads[] | select((.output.dax // \"\") | test(\"^dax[0-9]+[.][0-9]+\$\") | not)] | length' \$d/summary.json)\" = 0 ] || exit 1; done"

@@ -5,8 +5,16 @@ cxlbed="$top/cxlbed"
 tn=0
 failed=0
 
-plan() { echo "1..$1"; }
-skip_all() { echo "1..0 # SKIP $*"; exit 0; }
+planned=
+plan() { echo "1..$1"; planned=1; }
+# Before the plan only: after it, a skip is one `ok N # SKIP reason` line.
+skip_all() {
+	if [ -n "$planned" ]; then
+		echo "not ok $((tn + 1)) - skip_all ($*) after the plan; skip each test instead"
+		exit 1
+	fi
+	echo "1..0 # SKIP $*"; exit 0
+}
 ok() {  # ok CONDITION-EXIT-STATUS DESCRIPTION
 	tn=$((tn + 1))
 	if [ "$1" -eq 0 ]; then echo "ok $tn - $2"; else echo "not ok $tn - $2"; failed=$((failed + 1)); fi
@@ -35,6 +43,35 @@ export CXLBED_STATE_DIR="$outroot/state"
 
 # jq query on a summary.json; prints the value.
 sj() { jq -r "$2" "$1/summary.json"; }
+
+# Run scenario file SCN into folder DIR (stdout/stderr beside it): two
+# checks, it exits 0 and its verdict is pass.
+run_scn() {  # run_scn DIR SCN
+	"$cxlbed" run --out "$1" "$2" >"$1.out" 2>"$1.err"
+	rc=$?
+	ok $rc "cxlbed run $(basename "$2") exits 0"
+	[ $rc -eq 0 ] || tail -n 30 "$1.err" | diag
+	check "$(basename "$2" .scn): verdict pass" [ "$(sj "$1" .verdict)" = pass ]
+}
+
+# A resource's configured read GB/s from a host's timing-model report.
+link_rate() {  # link_rate DIR RESOURCE [HOST]
+	jq -r ".links[] | select(.name==\"$2\") | .read_gbps_cap" "$1/timing-${3:-h0}.json" 2>/dev/null
+}
+
+# Every run folder's figures are modeled: summary says so, every workload
+# has its modeled object, and every host's plugin report says "modeled".
+all_modeled() {  # all_modeled DIR... (names apart from check's $d)
+	for am_dir in "$@"; do
+		[ "$(jq -r '.timing_model and ([.workloads[] | select(.output.modeled == null)] | length == 0)' "$am_dir/summary.json")" = true ] || return 1
+		for am_rep in "$am_dir"/timing-*.json; do
+			[ "$(jq -r .time "$am_rep")" = modeled ] || return 1
+		done
+	done
+}
+
+# awk test on up to three numbers: within 'a >= 0.9 * b' A B [C]
+within() { awk -v a="$2" -v b="$3" -v c="${4:-0}" "BEGIN { exit !($1) }" 2>/dev/null; }
 
 # No QEMU whose command line names this folder, and none from its pidfiles.
 no_qemu_left() {

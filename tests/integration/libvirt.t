@@ -72,9 +72,8 @@ grep -q warning "$outroot/export.err" && diag <"$outroot/export.err"
 
 # The CXL part of the domain is plan's command line (no timing model).
 "$cxlbed" plan --no-timing --rundir "$exp" "$topo" |
-	sed -n 's/^    \(-device\|-object\|-numa\|-M\) \(.*\)$/\1 \2/p' | sed 's/ \\$//' |
-	grep -v -e '^-device virtio-serial-pci' -e '^-device virtserialport' \
-		-e '^-object memory-backend-ram,id=h0-dram' -e '^-numa node,nodeid=0,' >"$outroot/plan.args"
+	sed -n 's/^    \(-device\|-object\|-acpitable\|-M\) \(.*\)$/\1 \2/p' | sed 's/ \\$//' |
+	grep -v -e '^-device virtio-serial-pci' -e '^-device virtserialport' >"$outroot/plan.args"
 xmllint --xpath '//*[local-name()="commandline"]/*/@value' "$xml" |
 	sed 's/^ *value="\(.*\)"$/\1/' | paste -d' ' - - | grep -v '^-machine ' >"$outroot/xml.args"
 check "qemu:commandline carries plan's CXL arguments in order ($(wc -l <"$outroot/plan.args") options)" \

@@ -1,7 +1,12 @@
 #!/bin/sh
 # cxlbed plan: every shipped topology plans (exit 0) and shows each device's
-# cxl-type3 with its serial; every file in tests/data/bad exits 2 with
-# FILE:LINE: on stderr, LINE being the one marked "<-- error".
+# cxl-type3 with its serial; every topology in tests/data/bad exits 2 with
+# FILE:LINE: on stderr, LINE being the one marked "<-- error" (timing-*
+# files with --timing), and the message printable UTF-8 whatever the file
+# holds; every bad scenario makes `cxlbed run` exit 2 the same way before
+# it starts anything. Inputs that are not files, too large, named in bytes
+# that are not UTF-8, or very large topologies (53,000 hosts: linear
+# validation) are checked too.
 cd "$(dirname "$0")/../.." || exit 1
 CXLBED=./cxlbed
 if [ ! -x "$CXLBED" ]; then
@@ -13,10 +18,11 @@ trap 'rm -rf "$tmp"' EXIT
 
 good=$(ls topologies/*.topo)
 bad=$(ls tests/data/bad/*.topo)
+badscn=$(ls tests/data/bad/*.scn)
 n=0
 for f in $good; do n=$((n + 2)); done
-for f in $bad; do n=$((n + 1)); done
-echo "1..$((n + 2))"
+for f in $bad $badscn; do n=$((n + 1)); done
+echo "1..$((n + 2 + 5))"
 
 i=0
 say() { # ok|not ok, description
@@ -40,24 +46,73 @@ for f in $good; do
 			"$tmp/out" || missing="$missing $id"
 	done
 	ndev=$(grep -c 'cxl-type3,' "$tmp/out")
-	if [ -z "$missing" ] && [ "$ndev" -gt 0 ]; then
+	nld=$(grep -c '^#   LD port ' "$tmp/out")
+	if [ -z "$missing" ] && [ "$ndev" -eq 0 ] && [ "$nld" -gt 0 ]; then
+		# a lending topology may boot with nothing bound (docs/pooling.md)
+		say ok "plan $f: no device at boot, $nld LD port(s) for the fabric manager"
+	elif [ -z "$missing" ] && [ "$ndev" -gt 0 ]; then
 		say ok "plan $f: $ndev cxl-type3 device(s) with serial and CDAT"
 	else
 		say "not ok" "plan $f: devices with serial and CDAT (missing:$missing)"
 	fi
 done
 
-for f in $bad; do
-	line=$(grep -n '<-- error' "$f" | head -1 | cut -d: -f1)
-	$CXLBED plan "$f" >"$tmp/out" 2>"$tmp/err"
+# Exit 2, stderr names FILE:LINE, stdout empty, and stderr is printable
+# UTF-8 (no control bytes from the file reach the terminal).
+exits_2_at() { # FILE LINE RC
+	[ "$3" -eq 2 ] && grep -q "^$1:$2: " "$tmp/err" && [ ! -s "$tmp/out" ] &&
+		iconv -f UTF-8 -t UTF-8 "$tmp/err" >/dev/null 2>&1 &&
+		! tr -d '\n' <"$tmp/err" | LC_ALL=C grep -q '[[:cntrl:]]'
+}
+for f in $bad $badscn; do
+	line=$(grep -an '<-- error' "$f" | head -1 | cut -d: -f1)
+	case $f in
+	*.scn) verb=run ;;		# refused before anything starts
+	*/timing-*) verb="plan --timing" ;;	# the default; said for the reader
+	*) verb=plan ;;
+	esac
+	$CXLBED $verb "$f" >"$tmp/out" 2>"$tmp/err"
 	rc=$?
-	if [ $rc -eq 2 ] && grep -q "^$f:$line: " "$tmp/err" && [ ! -s "$tmp/out" ]; then
-		say ok "plan $f exits 2 with $f:$line:"
+	if exits_2_at "$f" "$line" $rc; then
+		say ok "$verb $f exits 2 with $f:$line:"
 	else
-		say "not ok" "plan $f exits 2 with $f:$line: (got $rc)"
-		sed 's/^/# /' "$tmp/err"
+		say "not ok" "$verb $f exits 2 with $f:$line: (got $rc)"
+		sed 's/^/# /' "$tmp/err" | cat -v
 	fi
 done
+
+# Not files: a FIFO would block, then be read forever, as /dev/zero was.
+mkfifo "$tmp/fifo.topo"
+timeout 20 $CXLBED plan "$tmp/fifo.topo" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+exits_2_at "$tmp/fifo.topo" 0 $rc && grep -q 'is a FIFO' "$tmp/err"
+ok_if() { if [ $? -eq 0 ]; then say ok "$1"; else say "not ok" "$1 (got $rc)"; sed 's/^/# /' "$tmp/err"; fi; }
+ok_if "plan FIFO exits 2 at once: not a file"
+timeout 20 $CXLBED plan /dev/zero >"$tmp/out" 2>"$tmp/err"
+rc=$?
+exits_2_at /dev/zero 0 $rc && grep -q 'is a character device' "$tmp/err"
+ok_if "plan /dev/zero exits 2 at once: not a file"
+# Past the input cap (4 MiB): refused before it is parsed.
+head -c 4194305 /dev/zero | tr '\0' '#' >"$tmp/big.topo"
+$CXLBED plan "$tmp/big.topo" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+exits_2_at "$tmp/big.topo" 0 $rc && grep -q 'larger than 4 MiB' "$tmp/err"
+ok_if "plan of a 4 MiB + 1 byte file exits 2"
+# A file name that is not UTF-8 would end up in summary.json: refused, escaped.
+odd=$(printf '%s/caf\351.topo' "$tmp")
+cp topologies/direct.topo "$odd"
+$CXLBED plan "$odd" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ $rc -eq 2 ] && grep -qF 'caf\xe9.topo:0: the file name is not UTF-8' "$tmp/err" &&
+	iconv -f UTF-8 -t UTF-8 "$tmp/err" >/dev/null 2>&1
+ok_if "plan of a non-UTF-8 file name exits 2, the name escaped"
+# Validation is linear: 53,000 hosts (which never finished) plan at once
+# (without the timing model, which takes 16 hosts).
+awk 'BEGIN { for (i = 0; i < 53000; i++) printf "[host h%d]\n", i }' >"$tmp/hosts.topo"
+timeout 120 $CXLBED plan --no-timing "$tmp/hosts.topo" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ $rc -eq 0 ] && grep -q '^# topology hosts (.*): 53000 host(s)' "$tmp/out"
+ok_if "plan of 53,000 hosts exits 0 (within 120 s)"
 
 $CXLBED plan --help >"$tmp/out" 2>&1
 if [ $? -eq 0 ] && grep -q -- "--rundir" "$tmp/out"; then

@@ -8,11 +8,23 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int tap_n, tap_failed;
+static int tap_n, tap_failed, tap_planned;
 
-static inline void plan(int n) { printf("1..%d\n", n); fflush(stdout); }
+static inline void plan(int n)
+{
+	printf("1..%d\n", n);
+	fflush(stdout);
+	tap_planned = 1;
+}
+
+/* Before any plan only: after one, a skip is `ok N # SKIP why` (skip()). */
 static inline void plan_skip_all(const char *why)
 {
+	if (tap_planned) {
+		printf("not ok %d - plan_skip_all(\"%s\") after the plan; "
+		       "skip each test instead\n", ++tap_n, why);
+		exit(1);
+	}
 	printf("1..0 # SKIP %s\n", why);
 	exit(0);
 }

@@ -161,7 +161,7 @@ int main(void)
 		gsize blen = 0;
 		g_autoptr(GError) err = NULL;
 
-		ok(cdat_write(&d, path, &err) &&
+		ok(cdat_write(&d, path, 0, &err) &&
 		   g_file_get_contents(path, &back, &blen, NULL) &&
 		   blen == len && !memcmp(back, p, len),
 		   "cdat_write writes the same bytes");

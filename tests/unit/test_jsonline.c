@@ -17,7 +17,20 @@ int main(void)
 	JsonObject *o;
 	GError *err = NULL;
 
-	plan(14);
+	plan(15);
+
+	/*
+	 * A stream that has received nothing yet (every QMP and agent
+	 * connection starts so): its buffer has no data at all, and looking
+	 * for a newline in it was memchr(NULL, ...), which UBSan (make
+	 * check-asan) reports.
+	 */
+	c = jsonline_new(-1, NULL, "t");
+	o = jsonline_read(c, soon(), &err);
+	ok(!o && g_error_matches(err, G_IO_ERROR, G_IO_ERROR_CONNECTION_CLOSED),
+	   "nothing received yet: connection closed, no read of a NULL buffer");
+	g_clear_error(&err);
+	jsonline_free(c);
 
 	/* Two messages in one chunk, the second split across reads. */
 	c = jsonline_new(-1, NULL, "t");
@@ -95,7 +108,7 @@ int main(void)
 	g_queue_init(&ag.events);
 	c = jsonline_new(-1, NULL, "t");
 	jsonline_feed(c, "{\"event\":\"log\",\"msg\":\"x\"}\n{\"id\":1,\"ok\":true,\"result\":{}}\n"
-		      "{\"id\":2,\"ok\":false,\"error\":\"no such window\"}\n", 108);
+		      "{\"id\":2,\"ok\":false,\"error\":\"no such window\"}\n", 102);
 	o = jsonline_read(c, soon(), &err);
 	ok(!agent_match_reply(&ag, o, 2, &done, &err) && !done && ag.events.length == 1,
 	   "agent event is queued, not taken as the reply");

@@ -80,7 +80,7 @@ static void test_default(void)
 	   "default: argv built, NULL-terminated");
 	is_str(g_ptr_array_index(a, 0), CXLBED_DEFAULT_QEMU,
 	       "default QEMU binary");
-	ok(has(a, "-machine", "q35,cxl=on,hmat=on") && has(a, "-accel", "tcg") &&
+	ok(has(a, "-machine", "q35,cxl=on") && has(a, "-accel", "tcg") &&
 	   has(a, "-cpu", "max,-hypervisor,-erms,-fsrm") && has(a, "-smp", "2") &&
 	   has(a, "-m", "2048M"),
 	   "machine, TCG, -hypervisor, 2 vCPUs, 2 GiB");
@@ -95,6 +95,18 @@ static void test_default(void)
 		NULL) && has(a, "-serial", "chardev:con0"),
 	   "pidfile, QMP, agent and console paths in the run dir");
 	ok(has(a, "-plugin", "file=libtiming.so,ns=1"), "plugin passed through");
+	ok(!find(a, "-device", "ivshmem", NULL) &&
+	   !find(a, "-append", "nokaslr", NULL),
+	   "no guest clock device unless asked for");
+	g_ptr_array_unref(a);
+	o.guest_clock = true;
+	a = qemu_argv_build(t, g_ptr_array_index(t->hosts, 0), &o, &err);
+	ok(find(a, "-chardev", "socket,id=cxlbed-clock,fd=100", NULL) &&
+	   find(a, "-device", "ivshmem-doorbell,id=cxlbed-clock,"
+		"chardev=cxlbed-clock,vectors=2,", "bus=pcie.0", NULL) &&
+	   find(a, "-append", " " CXLBED_CLOCK_APPEND, NULL),
+	   "guest clock: doorbell on pcie.0 with a vector per vCPU, fd 100, "
+	   "its kernel parameters");
 	ok(find(a, "-device", "pxb-cxl,bus_nr=16,bus=pcie.0,id=hb0",
 		"hdm_for_passthrough=on", NULL) &&
 	   find(a, "-device", "cxl-rp,port=0,bus=hb0,id=rp0", NULL) &&
@@ -116,16 +128,12 @@ static void test_default(void)
 	ok(find(a, "-M", "cxl-fmw.0.targets.0=hb0", "cxl-fmw.0.size=4G",
 		"cxl-fmw.0.interleave-granularity=4k", NULL) != NULL,
 	   "CXL fixed memory window 0 on hb0, 4G, 4k");
-	ok(find(a, "-machine", "hmat=on", NULL) &&
-	   find(a, "-numa", "node,nodeid=0,cpus=0-1,memdev=h0-dram", NULL) &&
-	   find(a, "-numa", "target=0,", "data-type=read-latency,latency=90",
-		NULL) &&
-	   find(a, "-numa", "node,nodeid=1,initiator=0", NULL) &&
-	   find(a, "-numa", "target=1,", "data-type=read-latency,latency=10",
-		NULL) &&
-	   find(a, "-object", "acpi-generic-port,id=hb0-gp,pci-bus=hb0,node=1",
-		NULL),
-	   "NUMA/HMAT: DRAM node 0, a generic port node per host bridge");
+	ok(find(a, "-machine", "q35,cxl=on", NULL) &&
+	   !find(a, "-machine", "hmat", NULL) && !find(a, "-numa", "", NULL) &&
+	   !find(a, "-object", "acpi-generic-port", NULL) &&
+	   find(a, "-acpitable", "file=/run/x/srat-h0.bin", NULL) &&
+	   find(a, "-acpitable", "file=/run/x/hmat-h0.bin", NULL),
+	   "NUMA/HMAT: cxlbed's own SRAT and HMAT (-acpitable), no -numa");
 	ok(find(a, "-device", "cxl-upstream,", "id=sw0,",
 		"cdat=/run/x/cdat-sw0.bin", NULL) != NULL,
 	   "the switch gets its own CDAT file (latency-ns, link bandwidth)");
@@ -208,7 +216,7 @@ static void test_qemu_accepts(const char *name)
 	dir = g_dir_make_tmp("argv-XXXXXX", NULL);
 	initrd = g_build_filename(dir, "initrd", NULL);
 	g_file_set_contents(initrd, "x", 1, NULL);
-	qemu_write_cdat_files(t, NULL, dir, NULL);
+	qemu_write_guest_tables(t, NULL, dir, NULL);
 	cb_foreach(t->pools, struct cb_pool, p) {
 		g_autofree char *f = qemu_pool_file(dir, p);
 		FILE *fp = fopen(f, "w");
@@ -272,7 +280,7 @@ int main(void)
 	const char *names[] = { "direct", "interleave2-rp", "default",
 				"cascade", "shared-pool" };
 
-	plan(12 + 2 + 3 + G_N_ELEMENTS(names));
+	plan(14 + 2 + 3 + G_N_ELEMENTS(names));
 	test_default();
 	test_interactive();
 	test_pool();

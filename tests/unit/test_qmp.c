@@ -59,7 +59,9 @@ int main(void)
 	struct qmp *q;
 	JsonNode *r;
 
-	if (!g_find_program_in_path(qemu()))
+	g_autofree char *qemu_path = g_find_program_in_path(qemu());
+
+	if (!qemu_path)
 		plan_skip_all("qemu-system-x86_64 not installed (run ci/deps)");
 	plan(10);
 

@@ -1,17 +1,31 @@
 /* SPDX-License-Identifier: MIT */
-/* Scenario files: what they accept, and FILE:LINE for what they do not. */
+/*
+ * Scenario files: what they accept, and FILE:LINE for what they do not
+ * (inline cases here, and every tests/data/bad/ *.scn file).
+ */
 #include "scenario_test.h"
+#include "bad_files.h"
 
 #include <glib/gstdio.h>
+
+static bool load_scenario(const char *path, GError **error)
+{
+	g_autoptr(scenario) s = scenario_load(path, error);
+
+	return s != NULL;
+}
 
 int main(void)
 {
 	g_autoptr(GError) err = NULL;
+	g_autoptr(GPtrArray) bad_scn = bad_files(".scn");
 	g_autofree char *topo = NULL, *good = NULL;
 	struct scenario *s;
 
 	dir = g_dir_make_tmp("cxlbed-scn-XXXXXX", NULL);
-	plan(15);
+	plan(15 + bad_scn->len);
+	for (guint i = 0; i < bad_scn->len; i++)
+		check_bad_file(g_ptr_array_index(bad_scn, i), load_scenario);
 	topo = write_file("t.topo", "[host h0]\n");
 	good = write_file("good.scn",
 		"# a comment\n[scenario]\nname = smoke\ntopology = t.topo\ntimeout = 60\n\n"

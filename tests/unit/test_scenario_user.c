@@ -140,7 +140,9 @@ int main(void)
 		char *unknown[] = { "sysbench", "cxlbed-no-such-package", NULL };
 		struct cb_src src = { .file = "x.scn", .line = 7 };
 
-		if (!g_find_program_in_path("apt-cache"))
+		g_autofree char *apt_cache = g_find_program_in_path("apt-cache");
+
+		if (!apt_cache)
 			skip("no apt-cache on this host");
 		else
 			ok(!guest_layer_check_packages(unknown, &src, &err) && err &&

@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* `cxlbed table` without QEMU: rows, ratios, curves, table.json, the SVG. */
+#include <math.h>
+
 #include "tap.h"
 #include "svg.h"
 #include "scenario.h"
@@ -23,6 +25,7 @@ static void node(struct res_host *h, int n, const char *kind, const char *path,
 	rn->region = g_strdup(region);
 	/* What the runner leaves after a loaded run: must not be used. */
 	rn->latency_ns = 9999;
+	g_free(rn->clock);
 	rn->clock = g_strdup("modeled");
 }
 
@@ -159,12 +162,25 @@ static void test_rows(const struct table *t)
 	ok(row(t, 4)->latency_ns == 330 && row(t, 4)->read_gbps == 7 &&
 	   row(t, 4)->write_gbps == 6 && row(t, 4)->latency_ratio == 330.0 / 125,
 	   "devdax row: figures from the workloads run on its view, ratio to h1 local");
-	is_str(table_row_bound(row(t, 1)), "-", "no topology: no path limit, bound '-'");
-	((struct table_row *)row(t, 1))->path_read_gbps = 36;
-	is_str(table_row_bound(row(t, 1)), "path", "35 of 36 GB/s: bound by the path");
-	((struct table_row *)row(t, 1))->path_read_gbps = 63;
-	is_str(table_row_bound(row(t, 1)), "cores", "35 of 63 GB/s: bound by the cores");
-	((struct table_row *)row(t, 1))->path_read_gbps = -1;
+	ok(row(t, 1)->cores_read_gbps < 0 && !strcmp(table_row_bound(row(t, 1)), "-"),
+	   "no topology: no Little's-law figure, no path limit, bound '-'");
+	{
+		struct table_row *r1 = (struct table_row *)row(t, 1);
+
+		/* Little's law: what the cores draw, not the measured figure */
+		r1->path_read_gbps = 36;
+		r1->cores_read_gbps = 2 * 10 * 64 / 250.0;
+		is_str(table_row_bound(r1), "cores",
+		       "5.1 GB/s by Little's law (2 vCPUs x 10 x 64 B / 250 ns) "
+		       "< 36: bound by the cores, though 35 were measured");
+		r1->path_read_gbps = 20;
+		r1->cores_read_gbps = 2 * 48 * 64 / 250.0;
+		is_str(table_row_bound(r1), "path",
+		       "48 misses in flight each: 24.6 GB/s >= a 20 GB/s path: "
+		       "bound by the path");
+		r1->path_read_gbps = -1;
+		r1->cores_read_gbps = -1;
+	}
 
 	is_int(t->curves->len, 5, "one curve per row");
 	c = g_ptr_array_index(t->curves, 1);
@@ -289,6 +305,44 @@ static void test_path_limit(void)
 	}
 }
 
+/* bound: Little's law from the topology's vCPUs and misses in flight. */
+static void test_cores(void)
+{
+	struct { const char *file; double ns, one, want; const char *bound; } cases[] = {
+		/* Little's law: 4 x 48 x 64 B / 290 ns */
+		{ "fpga-loaded.topo", 290, -1, 4 * 48 * 64 / 290.0, "path" },
+		/* one core streams 6.7 GB/s (its instructions): 4 x 6.7 > 16 */
+		{ "fpga-loaded.topo", 290, 6.7, 4 * 6.7, "path" },
+		{ "default.topo", 220, -1, 2 * 10 * 64 / 220.0, "cores" },
+	};
+
+	for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+		g_autofree char *path = g_build_filename(SRCDIR, "topologies",
+							 cases[i].file, NULL);
+		g_autoptr(cb_topology) topo = topology_load(path, NULL);
+		const struct cb_topology *topos[] = { topo };
+		g_autoptr(run_result) r = result_new();
+		struct run_result *runs[] = { r };
+		g_autoptr(table) t = NULL;
+		const struct table_row *cxl;
+
+		r->run_id = g_strdup("20261122-000000-x");
+		r->topology_name = g_strdup(cases[i].file);
+		r->timing_model = true;
+		node(result_add_host(r, "h0"), 1, "cxl", "hb0/rp0/mem0", "r0");
+		chase(r, "h0", 1, cases[i].ns);
+		if (cases[i].one > 0)
+			stream(r, "h0", 1, cases[i].one, cases[i].one);
+		t = table_build(runs, topos, 1);
+		cxl = t->rows->len ? g_ptr_array_index(t->rows, 0) : NULL;
+		ok(cxl && fabs(cxl->cores_read_gbps - cases[i].want) < 1e-6 &&
+		   !strcmp(table_row_bound(cxl), cases[i].bound),
+		   "%s: the vCPUs draw %.1f GB/s at %.0f ns (Little's law, or one core's stream), path "
+		   "%.1f: bound %s", cases[i].file, cxl ? cxl->cores_read_gbps : -1,
+		   cases[i].ns, cxl ? cxl->path_read_gbps : -1, cases[i].bound);
+	}
+}
+
 /* The table's scenario: timing on; a streamer only where a vCPU is free for it. */
 static void test_scenario(void)
 {
@@ -321,7 +375,7 @@ int main(void)
 	g_autoptr(table) t = table_build(runs, NULL, 1);
 	g_autofree char *md = NULL;
 
-	plan(49);
+	plan(52);
 	t->run_id = g_strdup("table-test");
 	test_rows(t);
 	test_json(t);
@@ -331,6 +385,7 @@ int main(void)
 	   strstr(md, "modeled virtual time"), "table.md: rows, ratio, how obtained");
 	test_describe();
 	test_path_limit();
+	test_cores();
 	test_scenario();
 	return tap_failed ? 1 : 0;
 }

@@ -93,22 +93,23 @@ int main(void)
 			    &err) && strstr(err, "bad.cfg:2: unknown key"),
 	   "errors name file and line");
 	diag("%s", err);
+	g_clear_pointer(&err, g_free);
 
-	/* LRU stamps that reach the top of their field are halved, in order */
+	/* pseudo-LRU: MRU bits, cleared when they would all be set */
 	{
 		struct mc_level w;
 		uint64_t v = 0;
 		bool dirty;
 
-		mc_level_init(&w, 128, 2, 64);	/* one set, two ways */
-		w.clock = MC_STAMP_MAX - 2;
-		mc_insert(&w, 10, MC_DIRTY, 0, &v);
-		mc_insert(&w, 20, MC_DIRTY, 0, &v);
-		mc_lookup(&w, 10, 0, NULL, NULL);	/* wraps here */
-		dirty = mc_insert(&w, 30, 0, 0, &v);
-		ok(dirty && v == 20 &&
-		   mc_contains(&w, 10) && w.clock < MC_STAMP_MAX,
-		   "LRU order survives the stamp wrap (evicted %lu)",
+		mc_level_init(&w, 4 * 64, 4, 64);	/* one set, four ways */
+		for (uint64_t line = 10; line <= 40; line += 10)
+			mc_insert(&w, line, MC_DIRTY, 0, &v);	/* bits reset at 40 */
+		mc_lookup(&w, 10, 0, NULL, NULL);
+		mc_lookup(&w, 20, 0, NULL, NULL);
+		dirty = mc_insert(&w, 50, 0, 0, &v);
+		ok(dirty && v == 30 && mc_contains(&w, 10) && mc_contains(&w, 20) &&
+		   mc_contains(&w, 40),
+		   "pseudo-LRU: after 40 then 10 and 20 were used, 30 leaves (%lu)",
 		   (unsigned long)v);
 		mc_level_free(&w);
 		/* a set count that is not a power of two: victims decode */

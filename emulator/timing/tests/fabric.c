@@ -23,9 +23,9 @@ static void make_dev(struct mf_target *t, const char *name, double link_gbps)
 	t->media_ns[MF_READ] = 150;
 	t->media_ns[MF_WRITE] = 170;
 	t->hops_ns = 90;
-	t->res[t->nres++] = tm_shared_res(shm, "link:sw0", link_gbps, link_gbps);
+	t->res[t->nres++] = tm_shared_res(shm, "link:sw0", link_gbps, link_gbps, 0);
 	snprintf(res, sizeof(res), "media:%s", name);
-	t->res[t->nres++] = tm_shared_res(shm, res, 1000, 1000);
+	t->res[t->nres++] = tm_shared_res(shm, res, 1000, 1000, 0);
 }
 
 static double stream(struct mf_target *t, int window, int n)
@@ -47,6 +47,11 @@ static double stream(struct mf_target *t, int window, int n)
 	return n * 64.0 / (last - first);
 }
 
+static bool near(double got, double want, double tol)
+{
+	return fabs(got - want) <= tol * want;
+}
+
 int main(void)
 {
 	struct mf_target dev[4], local = { .name = "local", .path = "local" };
@@ -58,7 +63,7 @@ int main(void)
 	char *err = NULL;
 	double gbps, got;
 
-	plan(13);
+	plan(16);
 	shm = tm_shared_open(NULL, &err);
 	for (int i = 0; i < 4; i++) {
 		char name[16];
@@ -88,12 +93,13 @@ int main(void)
 
 	/* a stream with enough misses in flight runs at the link's rate */
 	make_dev(&dev[0], "solo", 20);
-	dev[0].res[0] = tm_shared_res(shm, "link:solo", 20, 20);
+	dev[0].res[0] = tm_shared_res(shm, "link:solo", 20, 20, 0);
 	gbps = stream(&dev[0], 128, 200000);
 	ok(fabs(gbps - 20) / 20 < 0.01, "stream on a 20 GB/s link: %.3f GB/s",
 	   gbps);
 	/* too few misses in flight: latency-bound, window x line / latency */
-	dev[0].res[0] = tm_shared_res(shm, "link:solo2", 20, 20);
+	make_dev(&dev[0], "solo2", 20);
+	dev[0].res[0] = tm_shared_res(shm, "link:solo2", 20, 20, 0);
 	gbps = stream(&dev[0], 10, 50000);
 	ok(fabs(gbps - 10 * 64 / 240.0) / (10 * 64 / 240.0) < 0.01,
 	   "10 misses in flight: %.3f GB/s (Little's law: %.3f)", gbps,
@@ -108,7 +114,7 @@ int main(void)
 
 		make_dev(&a, "a", 20);
 		make_dev(&b, "b", 20);
-		a.res[0] = b.res[0] = tm_shared_res(shm, "link:shared", 20, 20);
+		a.res[0] = b.res[0] = tm_shared_res(shm, "link:shared", 20, 20, 0);
 		mf_window_init(&wa, 128);
 		mf_window_init(&wb, 128);
 		while (ta < end || tb < end) {
@@ -159,7 +165,7 @@ int main(void)
 		}
 		link = dev[0].res[0];
 		for (int i = 0; i < 4; i++)
-			dev[i].res[0] = tm_shared_res(shm, "link:core", 30, 30);
+			dev[i].res[0] = tm_shared_res(shm, "link:core", 30, 30, 0);
 		tm_host_mem_init(&h, &cfg, &fab);
 		tm_cpu_mem_init(&c, &h);
 		t0 = now;
@@ -203,6 +209,66 @@ int main(void)
 		ok(c.st.mem_writes[1] > 0,
 		   "dirty victims are written back during a prefetched stream "
 		   "(%lu writes)", (unsigned long)c.st.mem_writes[1]);
+		tm_cpu_mem_free(&c);
+		tm_host_mem_free(&h);
+	}
+
+	/*
+	 * Writes: a store stream whose LLC is full of dirty lines of the same
+	 * device runs at the path's write bandwidth, not its read bandwidth
+	 * (each fill waits for its victim's write-back to get through).
+	 */
+	{
+		struct tm_mem_cfg cfg = {
+			.line_bytes = 64, .l1_bytes = 32 << 10, .l1_ways = 8,
+			.l2_bytes = 256 << 10, .l2_ways = 16,
+			.llc_bytes = 1 << 20, .llc_ways = 16,
+			.mlp = 32, .prefetch_distance = 32,
+		};
+		struct mf_target w = { .name = "w", .path = "hb0/rp0/w",
+				       .cxl = true, .hops_ns = 20,
+				       .media_ns = { 150, 160 } };
+		struct mf_region wr = { .name = "rw", .base = BASE,
+					.size = 1ull << 30, .gran = 4096,
+					.ways = 1, .t = { &w } };
+		struct mf_fabric wf = { .ntargets = 1, .targets = &local,
+					.local = &local, .nregions = 1,
+					.regions = &wr };
+		struct tm_host_mem h;
+		struct tm_cpu_mem c;
+		double now = 0, t0;
+		uint64_t off;
+
+		w.res[w.nres++] = tm_shared_res(shm, "media:w", 12, 3, 0);
+		tm_host_mem_init(&h, &cfg, &wf);
+		tm_cpu_mem_init(&c, &h);
+		for (off = 0; off < (2u << 20); off += 8)	/* dirty the LLC */
+			now = tm_mem_access(&h, &c, BASE + off, true, now) + 0.25;
+		t0 = now;
+		for (; off < (10u << 20); off += 8)
+			now = tm_mem_access(&h, &c, BASE + off, true, now) + 0.25;
+		gbps = (8u << 20) / (now - t0);
+		ok(near(gbps, 3, 0.10),
+		   "a store stream on a device that reads at 12 GB/s and writes "
+		   "at 3: %.2f GB/s", gbps);
+		tm_cpu_mem_free(&c);
+		tm_host_mem_free(&h);
+	}
+
+	/* the queueing term: M/D/1, held at rho = MF_RHO_MAX */
+	ok(mf_md1_wait(40, 0) == 0 && mf_md1_wait(40, 0.5) == 20 &&
+	   fabs(mf_md1_wait(40, 0.9) - 180) < 1e-9 &&
+	   mf_md1_wait(40, 0.99) == mf_md1_wait(40, MF_RHO_MAX),
+	   "M/D/1 wait: 0, 20, 180 ns at rho 0, 0.5, 0.9 (q = 40 ns), held "
+	   "at rho %.2f", MF_RHO_MAX);
+	/* ... which leaves an idle miss at its exact latency */
+	{
+		struct mf_target q;
+
+		make_dev(&q, "q", 32);
+		q.res[1] = tm_shared_res(shm, "media:queued", 20, 20, 50);
+		got = mf_access(&q, MF_READ, 1e6, 64) - 1e6;
+		ok(got == 240.0, "an idle miss on a queueing medium: %.3f ns", got);
 	}
 	return done_testing();
 }

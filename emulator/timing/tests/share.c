@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
- * Sharing a link between requesters whose host threads progress at
- * different speeds: arbitration by modeled time (model_share.h) must give
- * each its modeled share whatever the host order, and a per-host cap
- * (a private "cap:" resource in front of the shared link) must hold.
+ * Sharing a link between hosts whose threads progress at different
+ * speeds: arbitration by modeled time (model_share.h) must give each its
+ * modeled share whatever the host order; the share is round robin between
+ * hosts (model_lane.h): equal when both can draw more than half, whatever
+ * their latency or misses in flight, else one's Little's-law limit and
+ * the rest to the other; a per-host cap (a private "cap:" resource) must
+ * hold while the other host takes the rest.
  *
  * Host progress is simulated: in each round requester A gets several
  * steps and B one, as if A's QEMU ran several times faster. A step that
@@ -37,27 +40,34 @@ struct req {
 	double end;
 };
 
-static void req_init(struct req *r, int slot, const char *link, double gbps,
-		     int window, double gap)
+/* Host @host's vCPU @vcpu (its sync slot), hops_ns of path after 150 of media. */
+#define SLOT(host, vcpu) ((host) * TM_MAX_VCPUS + (vcpu))
+
+static void req_path(struct req *r, int slot, const char *link, double gbps,
+		     int window, double gap, double hops_ns)
 {
 	memset(r, 0, sizeof(*r));
 	r->slot = slot;
 	snprintf(r->t.name, sizeof(r->t.name), "dev%d", slot);
 	r->t.media_ns[MF_READ] = r->t.media_ns[MF_WRITE] = 150;
-	r->t.hops_ns = 90;
-	r->t.res[r->t.nres++] = tm_shared_res(shm, link, gbps, gbps);
+	r->t.hops_ns = hops_ns;
+	r->t.res[r->t.nres++] = tm_shared_res(shm, link, gbps, gbps, 0);
 	mf_window_init(&r->w, window);
 	r->gap = gap;
 	tm_shared_use_slot(shm, slot);
 	tm_sync_publish(&sync, slot, 0);
 }
 
-/* Put a private cap resource in front of @r's path. */
+static void req_init(struct req *r, int slot, const char *link, double gbps,
+		     int window, double gap)
+{
+	req_path(r, slot, link, gbps, window, gap, 90);
+}
+
+/* Give @r a private cap resource, taken after the shared ones (tm_config.c). */
 static void req_cap(struct req *r, const char *name, double gbps)
 {
-	memmove(&r->t.res[1], &r->t.res[0], r->t.nres * sizeof(r->t.res[0]));
-	r->t.res[0] = tm_shared_res(shm, name, gbps, gbps);
-	r->t.nres++;
+	r->t.res[r->t.nres++] = tm_shared_res(shm, name, gbps, gbps, 0);
 }
 
 /* One host-time step of @r; false when held back (or done). */
@@ -70,11 +80,16 @@ static bool step(struct req *r, bool arbitrate)
 	min = tm_sync_min(&sync, r->slot);
 	if (min >= 0 && r->clock > min + SKEW)
 		return false;		/* the skew bound */
-	if (arbitrate && ms_blocker(&r->t, &sync, r->slot, r->clock, 0) >= 0)
-		return false;
+	/* arbitrate at the time the transfer is issued (a full window waits) */
 	issue = mf_window_slot(&r->w, r->clock);
+	if (arbitrate) {
+		/* as plugin_turn: publish the time we wait at, then look */
+		tm_sync_publish_clock(&sync, r->slot, issue);
+		if (ms_blocker(&r->t, &sync, r->slot, issue, 0) >= 0)
+			return false;
+	}
 	done = mf_access_by(&r->t, MF_READ, issue, LINE,
-			    arbitrate ? r->slot : -1);
+			    arbitrate ? r->slot : -1, NULL);
 	mf_window_fill(&r->w, done);
 	r->clock = issue + r->gap;
 	if (done <= r->end)
@@ -84,23 +99,39 @@ static bool step(struct req *r, bool arbitrate)
 }
 
 /*
- * Run @a and @b to modeled time @end, @a getting @ratio steps per round
- * for @b's one. Returns @a's share of the bytes both moved by @end.
+ * Run @n requesters to modeled time @end, requester i getting @steps[i]
+ * steps per round (its host thread's speed). Each one's bytes_by says
+ * what it moved by then.
  */
+static void contend_n(struct req **r, const int *steps, int n, double end,
+		      bool arbitrate)
+{
+	bool running = true;
+
+	for (int i = 0; i < n; i++)
+		r[i]->end = end;
+	while (running) {
+		running = false;
+		for (int i = 0; i < n; i++) {
+			for (int k = 0; k < steps[i]; k++)
+				step(r[i], arbitrate);
+			/* one that finished holds nobody back (as at exit) */
+			if (r[i]->clock >= end)
+				tm_sync_stop(&sync, r[i]->slot);
+			else
+				running = true;
+		}
+	}
+}
+
+/* @a and @b, @a getting @ratio steps per round; returns @a's share. */
 static double contend(struct req *a, struct req *b, int ratio, double end,
 		      bool arbitrate)
 {
-	a->end = b->end = end;
-	while (a->clock < end || b->clock < end) {
-		for (int i = 0; i < ratio; i++)
-			step(a, arbitrate);
-		step(b, arbitrate);
-		/* one that finished holds nobody back (as at exit) */
-		if (a->clock >= end)
-			tm_sync_stop(&sync, a->slot);
-		if (b->clock >= end)
-			tm_sync_stop(&sync, b->slot);
-	}
+	struct req *r[] = { a, b };
+	const int steps[] = { ratio, 1 };
+
+	contend_n(r, steps, 2, end, arbitrate);
 	return (double)a->bytes_by / (a->bytes_by + b->bytes_by);
 }
 
@@ -114,65 +145,129 @@ static void fresh(void)
 	tm_shared_sync(shm, &sync, SKEW, 0);
 }
 
+static bool near(double got, double want, double tol)
+{
+	return fabs(got - want) <= tol * want;
+}
+
 int main(void)
 {
-	struct req a, b;
-	double share, gbps, end = 400000;
+	struct req a, b, a2;
+	double share, gbps, end = 400000, first = 0;
 
-	plan(7);
+	plan(11);
 
 	/* without arbitration: host order decides (shown, not asserted) */
 	fresh();
-	req_init(&a, 0, "link:l", 20, W, 0);
-	req_init(&b, 1, "link:l", 20, W, 0);
+	req_init(&a, SLOT(0, 0), "link:l", 20, W, 0);
+	req_init(&b, SLOT(1, 0), "link:l", 20, W, 0);
 	share = contend(&a, &b, 6, end, false);
 	diag("no arbitration, A runs 6x faster in host time: A %.1f%%, B %.1f%%",
 	     100 * share, 100 - 100 * share);
 
 	for (int ratio = 2; ratio <= 8; ratio += 6) {
 		fresh();
-		req_init(&a, 0, "link:l", 20, W, 0);
-		req_init(&b, 1, "link:l", 20, W, 0);
+		req_init(&a, SLOT(0, 0), "link:l", 20, W, 0);
+		req_init(&b, SLOT(1, 0), "link:l", 20, W, 0);
 		share = contend(&a, &b, ratio, end, true);
 		gbps = (a.bytes_by + b.bytes_by) / end;
 		ok(fabs(share - 0.5) <= 0.10 && fabs(gbps - 20) / 20 < 0.02,
 		   "A runs %dx faster in host time: A %.1f%%, B %.1f%% of "
 		   "%.2f GB/s", ratio, 100 * share, 100 - 100 * share, gbps);
+		if (ratio == 2)
+			first = a.bytes_by;
+		else
+			ok(a.bytes_by == first,
+			   "the same modeled bytes whatever the host speeds "
+			   "(%lu and %lu)", (unsigned long)first,
+			   (unsigned long)a.bytes_by);
 	}
 	/* the other way round: B's host thread is the fast one */
 	fresh();
-	req_init(&a, 0, "link:l", 20, W, 0);
-	req_init(&b, 1, "link:l", 20, W, 0);
+	req_init(&a, SLOT(0, 0), "link:l", 20, W, 0);
+	req_init(&b, SLOT(1, 0), "link:l", 20, W, 0);
 	share = 1 - contend(&b, &a, 5, end, true);
 	ok(fabs(share - 0.5) <= 0.10,
 	   "B runs 5x faster in host time: A %.1f%%, B %.1f%%",
 	   100 * share, 100 - 100 * share);
 
+	/*
+	 * Unequal paths to one pool (230 and 268 ns), both drawing more than
+	 * half: round robin gives each half, as it would first come first
+	 * served only by chance.
+	 */
+	fresh();
+	req_path(&a, SLOT(0, 0), "media:pool", 1.6, 16, 0, 80);
+	req_path(&b, SLOT(1, 0), "media:pool", 1.6, 16, 0, 118);
+	share = contend(&a, &b, 3, end, true);
+	ok(fabs(share - 0.5) <= 0.05 &&
+	   near((a.bytes_by + b.bytes_by) / end, 1.6, 0.02),
+	   "unequal paths (230, 268 ns), both saturating: %.1f%% / %.1f%% of "
+	   "%.3f GB/s", 100 * share, 100 - 100 * share,
+	   (a.bytes_by + b.bytes_by) / end);
+	/* ... and one host with twice the misses in flight (two vCPUs) */
+	fresh();
+	req_path(&a, SLOT(0, 0), "media:pool", 1.6, 16, 0, 80);
+	req_path(&a2, SLOT(0, 1), "media:pool", 1.6, 16, 0, 80);
+	req_path(&b, SLOT(1, 0), "media:pool", 1.6, 16, 0, 118);
+	{
+		struct req *r[] = { &a, &a2, &b };
+		const int steps[] = { 1, 1, 2 };
+
+		contend_n(r, steps, 3, end, true);
+	}
+	share = (double)(a.bytes_by + a2.bytes_by) /
+		(a.bytes_by + a2.bytes_by + b.bytes_by);
+	ok(fabs(share - 0.5) <= 0.05,
+	   "a host with two streaming vCPUs against one with one: %.1f%% / "
+	   "%.1f%% (round robin between hosts)", 100 * share,
+	   100 - 100 * share);
+	/*
+	 * A host whose Little's-law limit is below half gets that limit (its
+	 * misses in flight over its latency, which under round robin is the
+	 * path's plus one turn: the other host's transfer before its own).
+	 */
+	fresh();
+	req_path(&a, SLOT(0, 0), "media:pool", 1.6, 2, 0, 118);
+	req_path(&b, SLOT(1, 0), "media:pool", 1.6, 16, 0, 80);
+	contend(&a, &b, 1, end, true);
+	gbps = 2 * 64 / (268 + 64 / 1.6);
+	ok(near(a.bytes_by / end, gbps, 0.02) &&
+	   near((a.bytes_by + b.bytes_by) / end, 1.6, 0.02),
+	   "2 misses in flight at 268 ns: %.3f GB/s (Little's law %.3f), the "
+	   "other %.3f GB/s (the rest)", a.bytes_by / end, gbps,
+	   b.bytes_by / end);
+
 	/* a light sharer does not cost the heavy one its leftover capacity */
 	fresh();
-	req_init(&a, 0, "link:l", 20, W, 0);
-	req_init(&b, 1, "link:l", 20, 1, 0);	/* a pointer chase */
+	req_init(&a, SLOT(0, 0), "link:l", 20, W, 0);
+	req_init(&b, SLOT(1, 0), "link:l", 20, 1, 0);	/* a pointer chase */
 	contend(&a, &b, 1, end, true);
 	gbps = (a.bytes_by + b.bytes_by) / end;
-	ok(fabs(gbps - 20) / 20 < 0.02 && b.bytes_by / end < 0.3,
-	   "streaming next to a pointer chase: %.2f GB/s + %.2f GB/s",
-	   a.bytes_by / end, b.bytes_by / end);
+	ok(fabs(gbps - 20) / 20 < 0.02 && near(b.bytes_by / end, 64 / 240.0, 0.05),
+	   "streaming next to a pointer chase: %.2f GB/s + %.3f GB/s (the "
+	   "chase waits at most a turn: %.1f ns a hop)", a.bytes_by / end,
+	   b.bytes_by / end, 64 / (b.bytes_by / end));
 
-	/* QoS: A capped at 5 GB/s on a 20 GB/s link, B takes the rest */
+	/*
+	 * QoS: A capped at 0.73 GB/s on a 1.6 GB/s pool, against a host with
+	 * twice its misses in flight: A still gets its cap, B the rest.
+	 */
 	for (int ratio = 1; ratio <= 6; ratio += 5) {
 		fresh();
-		req_init(&a, 0, "link:l", 20, W, 0);
-		req_init(&b, 1, "link:l", 20, W, 0);
-		req_cap(&a, "cap:link:l:hA", 5);
+		req_path(&a, SLOT(0, 0), "media:pool", 1.6, 16, 0, 118);
+		req_path(&b, SLOT(1, 0), "media:pool", 1.6, 32, 0, 80);
+		req_cap(&a, "cap:media:pool:hA", 0.73);
 		contend(&a, &b, ratio, end, true);
-		ok(a.bytes_by / end <= 5 * 1.001 &&
-		   fabs((a.bytes_by + b.bytes_by) / end - 20) / 20 < 0.02,
-		   "capped host, %dx faster: %.3f GB/s (cap 5), other %.2f GB/s",
-		   ratio, a.bytes_by / end, b.bytes_by / end);
+		ok(near(a.bytes_by / end, 0.73, 0.05) && a.bytes_by / end <= 0.731 &&
+		   near(b.bytes_by / end, 1.6 - 0.73, 0.05),
+		   "capped host, %dx faster: %.3f GB/s (cap 0.73), other %.3f "
+		   "GB/s (the rest: 0.87)", ratio, a.bytes_by / end,
+		   b.bytes_by / end);
 	}
 	/* the cap alone, no contention: exactly the cap */
 	fresh();
-	req_init(&a, 0, "link:l", 20, W, 0);
+	req_init(&a, SLOT(0, 0), "link:l", 20, W, 0);
 	req_cap(&a, "cap:link:l:hA", 5);
 	a.end = end;
 	while (step(&a, true))

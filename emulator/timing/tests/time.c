@@ -49,7 +49,7 @@ int main(void)
 	char *err = NULL;
 	double max = 0;
 
-	plan(5);
+	plan(10);
 	tm_vclock_start(&c, 1000, 200);
 	ok(tm_now(&c, 1100) == 250, "clock: 100 insns at 0.5 ns from 200 ns");
 	tm_stall_until(&c, 1100, 400);
@@ -71,5 +71,26 @@ int main(void)
 	   "three threads at different speeds stay within the skew bound "
 	   "(worst lead %.0f ns, bound %d)", max, SKEW);
 	ok(timeouts == 0, "no wait timed out");
+
+	/* a halted vCPU with a clock event armed (guest clock) */
+	for (int i = 0; i < 3; i++)
+		tm_sync_stop(&sync_, i);
+	tm_shared_use_slot(shm, TM_MAX_VCPUS + 1);
+	tm_sync_publish(&sync_, 0, 1000);
+	tm_sync_halt(&sync_, 1, 5000);
+	tm_sync_halt(&sync_, 2, UINT64_MAX);
+	ok(tm_sync_min(&sync_, 0) == 5000,
+	   "a halted slot holds others back up to its deadline");
+	ok(tm_sync_min_running(&sync_, 0) < 0,
+	   "... but is no running clock to rejoin; no deadline: not at all");
+	ok(!tm_sync_ahead(&sync_, 0, 5000 + SKEW) &&
+	   tm_sync_ahead(&sync_, 0, 5001 + SKEW),
+	   "the skew bound counts from a sleeper's deadline");
+	tm_sync_publish(&sync_, TM_MAX_VCPUS + 1, 300);
+	ok(tm_sync_min_outside(&sync_, 0, TM_MAX_VCPUS) == 300,
+	   "another host's clock, this host's slots left out");
+	tm_sync_publish(&sync_, 1, 6000);
+	ok(tm_sync_min_running(&sync_, 0) == 300,
+	   "a woken sleeper runs again (slot no longer marked halted)");
 	return done_testing();
 }

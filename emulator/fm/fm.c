@@ -1,0 +1,521 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The fabric manager's life in a run (fm.h): connections, the worker that
+ * performs one operation at a time, the scenario's events, the guests'
+ * pool demand, and what goes into the results at the end.
+ */
+#include "fm_priv.h"
+#include "fm_timing.h"
+#include "argv.h"
+#include "error.h"
+#include "pool_report.h"
+#include "process.h"
+#include "progress.h"
+
+#include <sys/socket.h>
+#include <stdarg.h>
+#include <string.h>
+
+#define WORKER_TICK_US (100 * 1000)
+
+char *fm_socket_path(const char *rundir)
+{
+	return g_build_filename(rundir, "fm.sock", NULL);
+}
+
+double fm_now_s(const struct fm *fm)
+{
+	return fm->t0 ? (g_get_monotonic_time() - fm->t0) / 1e6 : 0;
+}
+
+struct fm_host *fm_host_of(struct fm *fm, const char *id)
+{
+	struct fm_host *fh;
+
+	cb_foreach(fm->hosts, struct fm_host, fh)
+		if (!strcmp(fh->h->id, id))
+			return fh;
+	return NULL;
+}
+
+void fm_check(struct fm *fm, const char *name, bool pass, const char *fmt, ...)
+{
+	struct res_check *c = g_new0(struct res_check, 1);
+	va_list ap;
+
+	va_start(ap, fmt);
+	c->detail = g_strdup_vprintf(fmt, ap);
+	va_end(ap);
+	c->name = g_strdup(name);
+	c->pass = pass;
+	g_mutex_lock(&fm->lock);
+	g_ptr_array_add(fm->checks, c);
+	g_mutex_unlock(&fm->lock);
+}
+
+static void host_free(gpointer p)
+{
+	struct fm_host *fh = p;
+
+	fm_timing_close(fh);
+	agent_free(fh->agent);
+	qmp_free(fh->qmp);
+	if (fh->log)
+		fclose(fh->log);
+	g_free(fh);
+}
+
+struct fm *fm_new(const struct cb_topology *t, const struct scenario *s,
+		  const char *rundir)
+{
+	struct fm *fm;
+
+	if (!topology_has_lending(t))
+		return NULL;
+	fm = g_new0(struct fm, 1);
+	fm->t = t;
+	fm->scn = s;
+	fm->dir = g_strdup(rundir);
+	g_mutex_init(&fm->lock);
+	fm->map = fm_map_new(t);
+	fm->hosts = g_ptr_array_new_with_free_func(host_free);
+	fm->queue = g_async_queue_new();
+	fm->listen_fd = -1;
+	fm->log = json_array_new();
+	fm->samples = json_array_new();
+	fm->checks = g_ptr_array_new();
+	fm->fired = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	fm->want = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+	return fm;
+}
+
+bool fm_connect_host(struct fm *fm, const struct cb_host *h, gint64 deadline_us,
+		     GError **error)
+{
+	g_autofree char *qs = qemu_fm_qmp_socket(fm->dir, h);
+	g_autofree char *as = qemu_fm_agent_socket(fm->dir, h);
+	g_autofree char *log = g_strdup_printf("%s/fm-%s.log", fm->dir, h->id);
+	struct fm_host *fh = g_new0(struct fm_host, 1);
+
+	fh->h = h;
+	fh->log = fopen(log, "we");
+	g_ptr_array_add(fm->hosts, fh);
+	fh->qmp = qmp_connect(qs, fh->log, deadline_us, error);
+	if (fh->qmp)
+		fh->agent = agent_connect(as, fh->log, deadline_us, error);
+	if (!fh->qmp || !fh->agent) {
+		g_prefix_error(error, "fabric manager channel: ");
+		fh->broken = true;
+		return false;
+	}
+	return true;
+}
+
+struct fm_req *fm_req_new(enum fm_req_kind kind, const char *source)
+{
+	struct fm_req *r = g_new0(struct fm_req, 1);
+
+	r->kind = kind;
+	r->source = g_strdup(source);
+	g_mutex_init(&r->m);
+	g_cond_init(&r->c);
+	return r;
+}
+
+void fm_req_free(struct fm_req *r)
+{
+	if (!r)
+		return;
+	g_free(r->ld);
+	g_free(r->pool);
+	g_free(r->host);
+	g_free(r->mode);
+	g_free(r->phase);
+	g_free(r->source);
+	if (r->reply)
+		json_object_unref(r->reply);
+	g_mutex_clear(&r->m);
+	g_cond_clear(&r->c);
+	g_free(r);
+}
+
+JsonObject *fm_submit(struct fm *fm, struct fm_req *r)
+{
+	JsonObject *reply;
+
+	if (!r->wait) {
+		g_async_queue_push(fm->queue, r);
+		return NULL;
+	}
+	g_async_queue_push(fm->queue, r);
+	g_mutex_lock(&r->m);
+	while (!r->done) {
+		g_cond_wait_until(&r->c, &r->m, g_get_monotonic_time() +
+				  WORKER_TICK_US);
+		/* the worker has gone: take the request back unanswered */
+		if (!r->done && g_atomic_int_get(&fm->worker_done) &&
+		    g_async_queue_remove(fm->queue, r)) {
+			r->reply = json_object_new();
+			json_object_set_boolean_member(r->reply, "ok", FALSE);
+			json_object_set_string_member(r->reply, "error",
+						      "the run is ending");
+			r->done = true;
+		}
+	}
+	g_mutex_unlock(&r->m);
+	reply = g_steal_pointer(&r->reply);
+	fm_req_free(r);
+	return reply;
+}
+
+/* Hand @reply to whoever waits for @r, or drop both. */
+static void answer(struct fm_req *r, JsonObject *reply)
+{
+	if (!r->wait) {
+		if (reply)
+			json_object_unref(reply);
+		fm_req_free(r);
+		return;
+	}
+	g_mutex_lock(&r->m);
+	r->reply = reply;
+	r->done = true;
+	g_cond_signal(&r->c);
+	g_mutex_unlock(&r->m);
+}
+
+static struct fm_req *event_req(const struct scn_event *e)
+{
+	g_autofree char *src = g_strdup_printf("event:%s", e->id);
+	struct fm_req *r = fm_req_new(strcmp(e->action, "bind") ? FM_REQ_UNBIND :
+				      FM_REQ_BIND, src);
+
+	r->ld = g_strdup(e->ld);
+	r->pool = g_strdup(e->pool);
+	r->host = g_strdup(e->host);
+	r->mode = g_strdup(e->mode);
+	r->expect_refused = e->expect_refused;
+	return r;
+}
+
+/* Run event @e now, in the calling thread. */
+static void fire(struct fm *fm, const struct scn_event *e)
+{
+	struct fm_req *r = event_req(e);
+	JsonObject *reply;
+
+	g_hash_table_add(fm->fired, g_strdup(e->id));
+	reply = fm_do(fm, r);
+	json_object_unref(reply);
+	fm_req_free(r);
+}
+
+static void fire_due(struct fm *fm, enum scn_event_when when, const char *phase)
+{
+	for (guint i = 0; i < fm->scn->events->len; i++) {
+		const struct scn_event *e = g_ptr_array_index(fm->scn->events, i);
+
+		if (e->when != when || g_hash_table_contains(fm->fired, e->id))
+			continue;
+		if (when == SCN_WHEN_TIME && fm_now_s(fm) < e->at_s)
+			continue;
+		if (when == SCN_WHEN_PHASE && strcmp(e->phase, phase))
+			continue;
+		fire(fm, e);
+		if (g_atomic_int_get(&fm->stop))
+			return;
+	}
+}
+
+/* Messages the guests sent unasked: collect pool-demand from every host. */
+static void read_demand(struct fm *fm, struct fm_host *fh)
+{
+	JsonObject *ev;
+
+	if (fh->broken)
+		return;
+	for (;;) {
+		g_autoptr(GError) err = NULL;
+		JsonObject *msg = jsonline_read(fh->agent->conn, g_get_monotonic_time(),
+						&err);
+
+		if (!msg) {
+			if (!g_error_matches(err, G_IO_ERROR, G_IO_ERROR_TIMED_OUT))
+				fh->broken = true;
+			break;
+		}
+		if (json_object_has_member(msg, "event"))
+			g_queue_push_tail(&fh->agent->events, msg);
+		else
+			json_object_unref(msg);
+	}
+	while ((ev = g_queue_pop_head(&fh->agent->events))) {
+		const char *name = json_object_get_string_member_with_default(ev, "event", "");
+
+		if (!strcmp(name, "pool-demand")) {
+			gint64 bytes = json_object_get_int_member_with_default(ev, "bytes", 0);
+			JsonObject *o = json_object_new();
+			gint64 *w = g_hash_table_lookup(fm->want, fh->h->id);
+
+			json_object_set_double_member(o, "t_s", fm_now_s(fm));
+			json_object_set_string_member(o, "action", "demand");
+			json_object_set_string_member(o, "host", fh->h->id);
+			json_object_set_int_member(o, "bytes", bytes);
+			json_object_set_string_member(o, "source", "guest");
+			g_mutex_lock(&fm->lock);
+			json_array_add_object_element(fm->log, o);
+			g_mutex_unlock(&fm->lock);
+			progress(fh->h->id, "fm", "pool-demand %+" G_GINT64_FORMAT " MiB",
+				 bytes >> 20);
+			if (!w) {
+				w = g_new0(gint64, 1);
+				g_hash_table_insert(fm->want, g_strdup(fh->h->id), w);
+			}
+			*w += bytes;
+		}
+		json_object_unref(ev);
+	}
+}
+
+static bool ok_of(JsonObject *reply)
+{
+	return json_object_get_boolean_member_with_default(reply, "ok", FALSE);
+}
+
+/*
+ * demand = grant: a host's offer (negative want) releases its newest LDs,
+ * whole LDs only; then what hosts want is bound from free LDs, as long as
+ * there are some. What cannot be granted yet waits for the next release.
+ */
+static void grant_demand(struct fm *fm)
+{
+	struct fm_host *fh;
+
+	cb_foreach(fm->hosts, struct fm_host, fh) {
+		gint64 *w = g_hash_table_lookup(fm->want, fh->h->id);
+
+		while (w && *w < 0 && !g_atomic_int_get(&fm->stop)) {
+			struct fm_req *r = fm_req_new(FM_REQ_UNBIND, "demand");
+			JsonObject *reply;
+			gint64 size;
+			struct fm_ld *e;
+
+			g_mutex_lock(&fm->lock);
+			e = fm_map_newest_of(fm->map, fh->h, NULL);
+			size = e ? (gint64)e->ld->size : 0;
+			g_mutex_unlock(&fm->lock);
+			if (!e || -*w < size) {
+				fm_req_free(r);
+				*w = 0;	/* less than an LD to give: nothing to do */
+				break;
+			}
+			r->host = g_strdup(fh->h->id);
+			reply = fm_do(fm, r);
+			*w += ok_of(reply) ? size : -*w;
+			json_object_unref(reply);
+			fm_req_free(r);
+		}
+	}
+	cb_foreach(fm->hosts, struct fm_host, fh) {
+		gint64 *w = g_hash_table_lookup(fm->want, fh->h->id);
+
+		while (w && *w > 0 && !g_atomic_int_get(&fm->stop)) {
+			struct fm_req *r;
+			JsonObject *reply;
+			struct fm_ld *e;
+			gint64 size;
+			bool ok;
+
+			g_mutex_lock(&fm->lock);
+			e = fm_map_first_free(fm->map, NULL);
+			size = e ? (gint64)e->ld->size : 0;
+			g_mutex_unlock(&fm->lock);
+			if (!e)
+				break;	/* wait for a release */
+			r = fm_req_new(FM_REQ_BIND, "demand");
+			r->host = g_strdup(fh->h->id);
+			r->mode = g_strdup("ram");
+			reply = fm_do(fm, r);
+			ok = ok_of(reply);
+			json_object_unref(reply);
+			fm_req_free(r);
+			if (!ok)
+				break;	/* no port or room now: keep the want */
+			*w -= size;
+		}
+		if (w && *w < 0)
+			*w = 0;
+	}
+}
+
+/* The first start of each workload phase, for the record and for anyone
+ * driving the FM from outside (they can wait for it in `status`). */
+static void log_phase(struct fm *fm, const char *phase)
+{
+	g_autofree char *key = g_strdup_printf("phase:%s", phase);
+	JsonObject *o;
+
+	if (g_hash_table_contains(fm->fired, key))
+		return;
+	g_hash_table_add(fm->fired, g_steal_pointer(&key));
+	o = json_object_new();
+	json_object_set_double_member(o, "t_s", fm_now_s(fm));
+	json_object_set_string_member(o, "action", "phase");
+	json_object_set_string_member(o, "phase", phase);
+	g_mutex_lock(&fm->lock);
+	json_array_add_object_element(fm->log, o);
+	g_mutex_unlock(&fm->lock);
+}
+
+static gpointer worker(gpointer data)
+{
+	struct fm *fm = data;
+	struct fm_req *r;
+
+	while (!g_atomic_int_get(&fm->stop)) {
+		struct fm_host *fh;
+
+		r = g_async_queue_timeout_pop(fm->queue, WORKER_TICK_US);
+		if (r && r->kind == FM_REQ_PHASE) {
+			log_phase(fm, r->phase);
+			fire_due(fm, SCN_WHEN_PHASE, r->phase);
+			answer(r, NULL);
+		} else if (r) {
+			answer(r, fm_do(fm, r));
+		}
+		fire_due(fm, SCN_WHEN_TIME, NULL);
+		cb_foreach(fm->hosts, struct fm_host, fh)
+			read_demand(fm, fh);
+		if (fm->scn->fm_grant_demand)
+			grant_demand(fm);
+		if (fm_now_s(fm) >= fm->next_sample_s) {
+			fm_sample(fm);
+			fm->next_sample_s = fm_now_s(fm) + fm->scn->fm_sample_s;
+		}
+	}
+	g_atomic_int_set(&fm->worker_done, 1);
+	/* Whoever still waits gets an answer. */
+	while ((r = g_async_queue_try_pop(fm->queue))) {
+		JsonObject *reply = json_object_new();
+
+		json_object_set_boolean_member(reply, "ok", FALSE);
+		json_object_set_string_member(reply, "error", "the run is ending");
+		answer(r, reply);
+	}
+	return NULL;
+}
+
+bool fm_start(struct fm *fm, GError **error)
+{
+	fm->t0 = g_get_monotonic_time();
+	fm->started = true;
+	if (!fm_control_start(fm, error))
+		return false;
+	progress(NULL, "fm", "fabric manager up: %u LDs, control socket %s/fm.sock",
+		 fm->t->lds->len, fm->dir);
+	fm_sample(fm);
+	fire_due(fm, SCN_WHEN_START, NULL);
+	fm->next_sample_s = fm_now_s(fm) + fm->scn->fm_sample_s;
+	fm->worker = g_thread_new("cxlbed-fm", worker, fm);
+	return true;
+}
+
+void fm_phase(struct fm *fm, const char *name)
+{
+	struct fm_req *r;
+
+	if (!fm || !fm->worker)
+		return;
+	r = fm_req_new(FM_REQ_PHASE, "phase");
+	r->phase = g_strdup(name);
+	fm_submit(fm, r);
+}
+
+/* Events that never fired fail their check: the scenario said they would. */
+static void check_unfired(struct fm *fm)
+{
+	for (guint i = 0; i < fm->scn->events->len; i++) {
+		const struct scn_event *e = g_ptr_array_index(fm->scn->events, i);
+		g_autofree char *name = NULL;
+
+		if (g_hash_table_contains(fm->fired, e->id))
+			continue;
+		name = g_strdup_printf("fm:event:%s", e->id);
+		if (e->when == SCN_WHEN_TIME)
+			fm_check(fm, name, false, "did not fire: the workloads ended at "
+				 "%.1f s, before at = %.1f s (%s:%d)", fm_now_s(fm),
+				 e->at_s, e->src.file, e->src.line);
+		else
+			fm_check(fm, name, false, "did not fire: %s never began (%s:%d)",
+				 e->phase ? e->phase : "the run", e->src.file,
+				 e->src.line);
+	}
+}
+
+void fm_stop(struct fm *fm, struct run_result *res)
+{
+	JsonObject *pool;
+	g_autoptr(GError) err = NULL;
+
+	if (!fm)
+		return;
+	g_atomic_int_set(&fm->stop, 1);
+	if (qemu_proc_interrupted()) {
+		struct fm_host *fh;
+
+		/* Ctrl-C: cut the worker's pending reads short */
+		cb_foreach(fm->hosts, struct fm_host, fh) {
+			if (fh->qmp)
+				shutdown(fh->qmp->conn->fd, SHUT_RDWR);
+			if (fh->agent)
+				shutdown(fh->agent->conn->fd, SHUT_RDWR);
+		}
+	}
+	if (fm->worker)
+		g_thread_join(fm->worker);
+	fm->worker = NULL;
+	g_atomic_int_set(&fm->worker_done, 1);
+	fm_control_stop(fm);
+	if (!fm->started)
+		return;
+	fm_sample(fm);
+	check_unfired(fm);
+	pool = fm_status(fm);
+	g_mutex_lock(&fm->lock);
+	json_object_set_array_member(pool, "events", json_array_ref(fm->log));
+	json_object_set_array_member(pool, "samples", json_array_ref(fm->samples));
+	json_object_set_string_member(pool, "clock", "host wall time, seconds "
+				      "since the fabric manager started");
+	for (guint i = 0; i < fm->checks->len; i++)
+		g_ptr_array_add(res->checks, g_ptr_array_index(fm->checks, i));
+	g_ptr_array_set_size(fm->checks, 0);
+	g_mutex_unlock(&fm->lock);
+	if (!pool_report_write_svg(pool, fm->dir, &err))
+		progress(NULL, "FAILED", "pool utilisation plot: %s", err->message);
+	else
+		json_object_set_string_member(pool, "svg", POOL_SVG_FILE);
+	if (res->pool)
+		json_object_unref(res->pool);
+	res->pool = pool;
+}
+
+void fm_free(struct fm *fm)
+{
+	struct fm_req *r;
+
+	if (!fm)
+		return;
+	while ((r = g_async_queue_try_pop(fm->queue)))
+		fm_req_free(r);
+	g_async_queue_unref(fm->queue);
+	g_ptr_array_unref(fm->hosts);
+	fm_map_free(fm->map);
+	json_array_unref(fm->log);
+	json_array_unref(fm->samples);
+	g_ptr_array_unref(fm->checks);
+	g_hash_table_unref(fm->fired);
+	g_hash_table_unref(fm->want);
+	g_mutex_clear(&fm->lock);
+	g_free(fm->dir);
+	g_free(fm);
+}

@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The pool section of a run's results, as the fabric manager records it
+ * (summary.json "pool", docs/pooling.md): its part of report.md and the
+ * pool utilisation plot.
+ */
+#ifndef CXLBED_POOL_REPORT_H
+#define CXLBED_POOL_REPORT_H
+
+#include <glib.h>
+#include <json-glib/json-glib.h>
+#include <stdbool.h>
+
+#define POOL_SVG_FILE "pool-utilisation.svg"
+
+/* DIR/pool-utilisation.svg: lent, used, free, stranded and each host's
+ * share over time, from pool.samples[]. */
+bool pool_report_write_svg(JsonObject *pool, const char *dir, GError **error);
+/* report.md's "Pool" section. */
+void pool_report_md(GString *s, JsonObject *pool);
+
+#endif

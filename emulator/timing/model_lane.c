@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: MIT
+#include "model_lane.h"
+
+#include <string.h>
+
+void mf_lane_init(struct mf_lane *l, double gbps, double queue_ns)
+{
+	memset(l, 0, sizeof(*l));
+	l->rate = gbps > 0 ? gbps : 0;	/* GB/s is bytes per ns */
+	l->queue_ns = queue_ns > 0 ? queue_ns : 0;
+	l->window_ns = MF_WINDOW_NS;
+	if (l->rate > 0 && MF_WINDOW_LINES * 64 / l->rate > l->window_ns)
+		l->window_ns = MF_WINDOW_LINES * 64 / l->rate;
+	/* multiplications on the way of every transfer, not divisions */
+	l->per_byte = l->rate > 0 ? 1 / l->rate : 0;
+	l->per_window = 1 / l->window_ns;
+}
+
+double mf_md1_wait(double q, double rho)
+{
+	if (q <= 0 || rho <= 0)
+		return 0;
+	if (rho > MF_RHO_MAX)
+		rho = MF_RHO_MAX;
+	return q * rho / (2 * (1 - rho));
+}
+
+/*
+ * Flows still waiting at virtual time @v (their last transfer ends
+ * later), and the earliest such end, capped at @cap.
+ */
+static int waiting(const struct mf_lane *l, double v, double cap, double *next)
+{
+	int n = 0;
+
+	*next = cap;
+	for (int f = 0; f < l->nflows; f++)
+		if (l->finish[f] > v) {
+			n++;
+			if (l->finish[f] < *next)
+				*next = l->finish[f];
+		}
+	return n;
+}
+
+/*
+ * Bring virtual time up to modeled time @t: each waiting flow is served at
+ * rate / (flows waiting), and the count drops as flows finish.
+ */
+static void advance(struct mf_lane *l, double t)
+{
+	double dt = t - l->at, next;
+	int n;
+
+	while (dt > 0 && (n = waiting(l, l->vtime, 1.0 / 0.0, &next))) {
+		double need = (next - l->vtime) * n * l->per_byte;
+
+		if (need >= dt) {
+			l->vtime += n == 1 ? dt * l->rate : dt * l->rate / n;
+			break;
+		}
+		l->vtime = next;
+		dt -= need;
+	}
+	l->at = t;
+}
+
+/*
+ * When virtual time reaches @end, the flows waiting now going on as they
+ * are (a flow that arrives later slows the others from then on: their
+ * later transfers see it).
+ */
+static double time_at(const struct mf_lane *l, double end)
+{
+	double t = l->at, v = l->vtime, next;
+
+	while (v < end) {
+		int n = waiting(l, v, end, &next);
+
+		t += (next - v) * (n ? n : 1) * l->per_byte;
+		v = next;
+	}
+	return t;
+}
+
+/* Bytes that arrived over the last window, before this request. */
+static double recent_bytes(struct mf_lane *l, double t)
+{
+	double w = t * l->per_window;
+	uint64_t k = (uint64_t)w;
+
+	if (k != l->win) {
+		l->prev_bytes = k == l->win + 1 ? l->win_bytes : 0;
+		l->win_bytes = 0;
+		l->win = k;
+	}
+	return l->prev_bytes * (1 - (w - (double)k)) + l->win_bytes;
+}
+
+struct mf_grant mf_lane_take(struct mf_lane *l, int flow, double t,
+			     uint32_t bytes)
+{
+	struct mf_grant g = { t, 0 };
+	double start, end, late;
+
+	if (l->rate <= 0)
+		return g;
+	if (flow < 0 || flow >= MF_FLOWS)
+		flow = 0;
+	if (flow >= l->nflows) {
+		for (int f = l->nflows; f <= flow; f++)
+			l->finish[f] = 0;
+		l->nflows = flow + 1;
+	}
+	/*
+	 * From before the lane's present (a requester that was not using it,
+	 * catching up): it queues behind what is queued now, but does not
+	 * lose the time it is behind.
+	 */
+	late = t < l->at ? l->at - t : 0;
+	t += late;
+	advance(l, t);
+	if (l->queue_ns > 0)
+		g.queue = mf_md1_wait(l->queue_ns, recent_bytes(l, t) *
+				      l->per_window * l->per_byte);
+	l->win_bytes += bytes;
+	start = l->finish[flow] > l->vtime ? l->finish[flow] : l->vtime;
+	end = start + bytes;
+	l->finish[flow] = end;
+	g.pass = time_at(l, end) - bytes * l->per_byte - late;
+	if (g.pass < t - late)	/* rounding: never before the request */
+		g.pass = t - late;
+	return g;
+}

@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * One direction of a bandwidth resource (a link, a host bridge, a device's
+ * media, a host's QoS cap): who gets its bandwidth when, and how long a
+ * transfer queues there. Two rules, both in modeled time:
+ *
+ * Sharing between hosts is per request, round robin, as a CXL/PCIe port
+ * arbitrates between its ingress ports: modeled as fair queueing (the
+ * fluid form of round robin). Each host is a flow; every flow with
+ * transfers waiting gets an equal share of the rate, and a flow that
+ * wants less than its share leaves the rest to the others (work
+ * conserving). Within a host, transfers go first come, first served.
+ * A flow's transfer passes at the time its last byte would leave the
+ * resource under that rule, less the time to send it at full rate: idle,
+ * it passes at once; a saturated resource delivers exactly its rate.
+ *
+ * Queueing below saturation: requests of real loads do not arrive evenly,
+ * so a resource queues before it is full. The model adds, on top of the
+ * sharing rule, the mean wait of an M/D/1 queue,
+ *     wait = q * rho / (2 (1 - rho))
+ * with rho the resource's utilisation over the last window of modeled
+ * time (about a microsecond) and q its service time (queue_ns). rho is
+ * held at MF_RHO_MAX so that a load which can fill the resource still gets
+ * its full rate; beyond that, the sharing rule's own queue takes over.
+ *
+ * Requests must come in modeled-time order (model_share.h sees to it);
+ * one from before the lane's present is served from its present.
+ */
+#ifndef CXLBED_MODEL_LANE_H
+#define CXLBED_MODEL_LANE_H
+
+#include <stdint.h>
+
+/* Flows: hosts of a run (traffic of one host's vCPUs is one flow). */
+#define MF_FLOWS 16
+/* Utilisation at which the M/D/1 term stops growing (9.5 q of wait). */
+#define MF_RHO_MAX 0.95
+/*
+ * Service time of a memory medium's queue, as a share of its idle latency
+ * when the configuration gives none (docs/timing-model.md, "Queueing").
+ */
+#define MF_MEDIA_QUEUE_SHARE 0.2
+/* Shortest utilisation window, and at least this many lines' worth. */
+#define MF_WINDOW_NS 4000.0
+#define MF_WINDOW_LINES 64
+
+struct mf_lane {
+	double rate;		/* bytes per ns (GB/s); 0 = unlimited */
+	double per_byte;	/* 1 / rate: ns a byte takes */
+	double queue_ns;	/* M/D/1 service time; 0 = no queueing term */
+	double window_ns;	/* utilisation window */
+	double per_window;	/* 1 / window_ns */
+	double vtime;		/* bytes served to each waiting flow so far */
+	double at;		/* modeled ns that vtime stands for */
+	int nflows;		/* flows seen (entries of finish[] in use) */
+	double finish[MF_FLOWS];	/* vtime at which a flow's last transfer ends */
+	uint64_t win;		/* current utilisation window (number) */
+	double win_bytes, prev_bytes;	/* arrived in it, and in the one before */
+};
+
+void mf_lane_init(struct mf_lane *l, double gbps, double queue_ns);
+
+struct mf_grant {
+	double pass;		/* when the transfer gets through (>= request) */
+	double queue;		/* M/D/1 wait, added to the transfer's latency */
+};
+
+/* A transfer of @bytes by @flow at modeled time @t. Not thread safe. */
+struct mf_grant mf_lane_take(struct mf_lane *l, int flow, double t,
+			     uint32_t bytes);
+
+/* The M/D/1 wait at utilisation @rho with service time @q. */
+double mf_md1_wait(double q, double rho);
+
+#endif

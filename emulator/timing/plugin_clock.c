@@ -1,0 +1,371 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The guest's clock and timer interrupts in modeled time; the guest side
+ * is guest/clock/cxlbed_clock.c, the page they share cxlbed-clock.h.
+ *
+ * - READ answers with the vCPU's modeled time, never less than any CPU
+ *   was given before (the kernel needs one monotonic clock; vCPU clocks
+ *   differ by at most the skew bound).
+ * - SET arms a deadline in the vCPU's own modeled time. It is checked
+ *   where the plugin already runs (every modeled memory access and every
+ *   TP_BUDGET instructions, on_budget()); when passed, the plugin rings
+ *   the vCPU's MSI-X vector and waits, in host time, until QEMU's main
+ *   loop has taken the ring, so the interrupt is pending before the vCPU
+ *   runs on: it arrives within a block of the deadline whatever the host.
+ * - A halted vCPU publishes its deadline as its clock (model_time.h).
+ *   Whoever runs past that deadline rings it; it resumes at the deadline.
+ *   When every vCPU of the host is halted, the earliest deadline is taken
+ *   at once (idle time costs no host time), unless another host is that
+ *   far behind: then a thread of ours waits for it to catch up.
+ */
+#include <time.h>
+
+#include "timing_plugin.h"
+
+static double vcpu_now(struct vcpu *v, unsigned int vi)
+{
+	return tm_now(&v->clk, insns_of(vi));
+}
+
+/* Time handed to the guest: own clock, never below what was handed out. */
+static uint64_t monotonic(double now)
+{
+	uint64_t t = (uint64_t)now;
+	uint64_t last = __atomic_load_n(&tp.clock_last, __ATOMIC_RELAXED);
+
+	while (t > last &&
+	       !__atomic_compare_exchange_n(&tp.clock_last, &last, t, true,
+					    __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+		;
+	return t > last ? t : last;
+}
+
+static void set_deadline(struct vcpu *v, unsigned int vi, uint64_t d)
+{
+	__atomic_store_n(&v->deadline, d, __ATOMIC_RELAXED);
+	tp.clock.page->cpu[vi].deadline = d;
+}
+
+/*
+ * Is a wake-up of halted @o on its way (rung, or sent an IPI)? A kick
+ * that has not woken it within KICK_MS of host time never will (a safety
+ * valve, counted: none expire in a sound run).
+ */
+#define KICK_MS 100
+static bool waking(struct vcpu *o)
+{
+	if (o->kicked_at >= 0 && host_ms() - o->kick_ms > KICK_MS) {
+		o->kicked_at = -1;
+		tp.cs.kick_timeouts++;
+	}
+	return o->wake_at >= 0 || o->kicked_at >= 0;
+}
+
+/* Earliest deadline of a halted vCPU not already waking (idle_lock held). */
+static struct vcpu *next_sleeper(unsigned int *which)
+{
+	struct vcpu *best = NULL;
+
+	for (int i = 0; i < tp.nvcpus; i++) {
+		struct vcpu *o = tp.cpu[i];
+
+		if (o && o->halted && !waking(o) &&
+		    (!best || o->deadline < best->deadline)) {
+			best = o;
+			*which = i;
+		}
+	}
+	return best && best->deadline != UINT64_MAX ? best : NULL;
+}
+
+static void idle_next_update(void)
+{
+	unsigned int i;
+	struct vcpu *o = next_sleeper(&i);
+
+	__atomic_store_n(&tp.idle_next, o ? o->deadline : UINT64_MAX,
+			 __ATOMIC_RELAXED);
+}
+
+/* Raise @v's clock interrupt for its deadline. */
+static void ring(struct vcpu *v, unsigned int vi)
+{
+	v->rung = v->deadline;
+	set_deadline(v, vi, UINT64_MAX);
+	__atomic_fetch_add(&tp.cs.irqs, 1, __ATOMIC_RELAXED);
+	tp.clock.page->cpu[vi].irqs++;
+	clock_dev_ring(&tp.clock, vi);
+}
+
+/*
+ * Until QEMU's main loop has read the eventfd, which it does right before
+ * raising the MSI: from then on the interrupt is pending at the vCPU.
+ * Bounded: a main loop that waits for this vCPU must not hang the run.
+ */
+static void wait_taken(unsigned int vi)
+{
+	struct timespec pause = { 0, 10000 };
+	uint64_t give_up = 0;
+
+	for (int spins = 0; clock_dev_pending(&tp.clock, vi); spins++) {
+		if (spins < 32) {
+			__builtin_ia32_pause();
+			continue;
+		}
+		if (!give_up) {
+			give_up = host_ms() + 200;
+		} else if (host_ms() > give_up) {
+			__atomic_fetch_add(&tp.cs.ring_timeouts, 1,
+					   __ATOMIC_RELAXED);
+			return;
+		}
+		nanosleep(&pause, NULL);
+	}
+}
+
+/* Ring halted vCPUs whose deadline @now has passed (idle_lock held). */
+static void wake_sleepers(double now)
+{
+	unsigned int i;
+	struct vcpu *o;
+
+	while ((o = next_sleeper(&i)) && o->deadline <= (uint64_t)now) {
+		o->wake_at = o->deadline;
+		ring(o, i);
+	}
+	idle_next_update();
+}
+
+void clock_due(struct vcpu *v, unsigned int vi, double now)
+{
+	if ((uint64_t)now >= v->deadline) {
+		ring(v, vi);
+		wait_taken(vi);
+	}
+	if ((uint64_t)now >= __atomic_load_n(&tp.idle_next, __ATOMIC_RELAXED)) {
+		g_mutex_lock(&tp.idle_lock);
+		wake_sleepers(now);
+		g_mutex_unlock(&tp.idle_lock);
+	}
+}
+
+/*
+ * Every vCPU of the host is halted: jump to the earliest deadline, unless
+ * another host is more than the skew behind it (idle_lock held). True
+ * when nothing is left to do for now.
+ */
+static bool try_warp(void)
+{
+	int first = tp.cfg.host_index * TM_MAX_VCPUS;
+	unsigned int i;
+	struct vcpu *w;
+	double others;
+
+	if (tp.halted < tp.nvcpus)
+		return true;
+	for (int k = 0; k < tp.nvcpus; k++)
+		if (tp.cpu[k] && tp.cpu[k]->halted && waking(tp.cpu[k]))
+			return true;	/* a wake-up is on its way */
+	w = next_sleeper(&i);
+	if (!w)
+		return true;	/* nothing armed: wait for a device */
+	others = tm_sync_min_outside(&tp.sync, first, TM_MAX_VCPUS);
+	if (others >= 0 && (double)w->deadline > others + tp.cfg.skew_ns)
+		return false;
+	w->wake_at = w->deadline;
+	tp.cs.warps++;
+	tp.cs.warped_ns += w->deadline - vcpu_now(w, i);
+	ring(w, i);
+	idle_next_update();
+	return true;
+}
+
+/* Waits for other hosts to catch up with this idle one. */
+static gpointer warper(gpointer unused)
+{
+	struct timespec pause = { 0, 100000 };
+
+	g_mutex_lock(&tp.idle_lock);
+	for (;;) {
+		g_cond_wait(&tp.warp_cond, &tp.idle_lock);
+		while (!try_warp()) {
+			g_mutex_unlock(&tp.idle_lock);
+			nanosleep(&pause, NULL);
+			g_mutex_lock(&tp.idle_lock);
+		}
+	}
+	return NULL;
+}
+
+/* Called with QEMU's big lock held: never wait here. */
+void clock_idle(struct vcpu *v, unsigned int vi)
+{
+	double now = vcpu_now(v, vi);
+
+	g_mutex_lock(&tp.idle_lock);
+	if (v->halted) {		/* idle again without having resumed */
+		g_mutex_unlock(&tp.idle_lock);
+		return;
+	}
+	if (v->deadline <= (uint64_t)now) {	/* due since the last check */
+		v->wake_at = now;
+		ring(v, vi);
+	}
+	v->halted = true;
+	v->halt_at = now;
+	v->kicked_at = -1;	/* a kick from before this halt is spent */
+	tp.halted++;
+	tm_sync_halt(&tp.sync, v->slot, v->deadline);
+	idle_next_update();
+	if (!try_warp())
+		g_cond_signal(&tp.warp_cond);
+	g_mutex_unlock(&tp.idle_lock);
+}
+
+/* The modeled time @v resumes at (QEMU's big lock held). */
+double clock_resume(struct vcpu *v, unsigned int vi, double now)
+{
+	double at;
+
+	g_mutex_lock(&tp.idle_lock);
+	if (v->halted)	/* else it halted before the plugin armed */
+		tp.halted--;
+	v->halted = false;
+	if (v->wake_at >= 0 || v->kicked_at >= 0) {
+		/* its clock event or an IPI: the earlier of the two */
+		at = v->wake_at < 0 ? v->kicked_at :
+		     v->kicked_at < 0 ? v->wake_at :
+		     MIN(v->wake_at, v->kicked_at);
+		v->wake_at = -1;
+		v->kicked_at = -1;
+	} else {
+		/* a device's interrupt (or an IPI seen late): join the others */
+		at = tm_sync_min_running(&tp.sync, v->slot);
+	}
+	idle_next_update();
+	g_mutex_unlock(&tp.idle_lock);
+	return at > now ? at : now;
+}
+
+/* Each CPU names itself: guest CPU numbers must be vCPU indexes. */
+static void hello(unsigned int vi)
+{
+	struct cxlbed_clock_page *pg = tp.clock.page;
+
+	if (pg->hello_cpu != vi && !pg->mismatch)
+		pg->mismatch = vi + 1;
+	tp.io_start = pg->io_start;
+	tp.io_end = pg->io_end;
+	tp.fix_start = pg->fix_start;
+	tp.fix_end = pg->fix_end;
+	tp.apic_icr = pg->apic_icr;
+}
+
+/*
+ * A store to the APIC's ICR (high word: destination; low word: send).
+ * The IPI's target, if halted, is woken at the sender's modeled time. A
+ * hint only: this runs after the store, and on a busy host the target may
+ * already have woken, run and halted again; clock_resume() ignores a
+ * kick from before the halt it ends.
+ */
+void clock_apic_store(unsigned int vi, uint64_t vaddr, uint64_t value)
+{
+	struct vcpu *v = vcpu_get(vi), *o;
+	int shorthand = (value >> 18) & 3;
+	double now, sent;
+
+	if (!v)
+		return;
+	if (vaddr != tp.apic_icr) {
+		v->icr_hi = value;
+		return;
+	}
+	now = vcpu_now(v, vi);
+	/*
+	 * Our clock as published before the store. A target that halted
+	 * after it was woken by this very IPI, ran and halted again before
+	 * we got here (a busy host): it halted past this, and is left alone.
+	 */
+	sent = tm_sync_published(&tp.sync, v->slot);
+	g_mutex_lock(&tp.idle_lock);
+	for (int i = 0; i < tp.nvcpus; i++) {
+		/* APIC id = vCPU index (QEMU's default x86 topology) */
+		bool to = shorthand == 0 ? (int)(v->icr_hi >> 24) == i :
+			  shorthand == 1 ? (unsigned int)i == vi :
+			  shorthand == 2 || (unsigned int)i != vi;
+
+		o = tp.cpu[i];
+		if (!to || !o || !o->halted || o->halt_at >= sent ||
+		    (o->kicked_at >= 0 && o->kicked_at <= now))
+			continue;
+		o->kicked_at = now;
+		o->kick_ms = host_ms();
+	}
+	idle_next_update();	/* a woken vCPU's deadline is not due here */
+	g_mutex_unlock(&tp.idle_lock);
+}
+
+bool clock_skip_store(uint64_t vaddr)
+{
+	return (vaddr >= tp.io_start && vaddr < tp.io_end) ||
+	       (vaddr >= tp.fix_start && vaddr < tp.fix_end);
+}
+
+void clock_marker(unsigned int vi, int what)
+{
+	struct cxlbed_clock_cpu *c = &tp.clock.page->cpu[vi];
+	struct vcpu *v;
+	double now, late;
+
+	if (!tp.guest_time || vi >= (unsigned int)tp.nvcpus)
+		return;
+	if (what == CXLBED_CLK_HELLO) {
+		hello(vi);
+		vcpu_get(vi);	/* every vCPU has a clock: see try_warp() */
+		return;
+	}
+	v = vcpu_get(vi);
+	if (!v)
+		return;
+	now = vcpu_now(v, vi);
+	switch (what) {
+	case CXLBED_CLK_READ:
+		c->now = monotonic(now);
+		clock_check(v, vi, now);
+		break;
+	case CXLBED_CLK_SET:
+		set_deadline(v, vi, (uint64_t)now + c->arg);
+		clock_check(v, vi, now);
+		break;
+	case CXLBED_CLK_STOP:
+		set_deadline(v, vi, UINT64_MAX);
+		break;
+	case CXLBED_CLK_IRQ:
+		if (v->rung == UINT64_MAX) {	/* not ours: misrouted */
+			__atomic_fetch_add(&tp.cs.stray, 1, __ATOMIC_RELAXED);
+			break;
+		}
+		late = now - (double)v->rung;
+		v->rung = UINT64_MAX;
+		g_mutex_lock(&tp.idle_lock);
+		tp.cs.handled++;
+		tp.cs.late_sum_ns += late;
+		if (late > tp.cs.late_max_ns)
+			tp.cs.late_max_ns = late;
+		g_mutex_unlock(&tp.idle_lock);
+		break;
+	}
+}
+
+bool clock_install(int sock, int nvcpus, char **err)
+{
+	if (!clock_dev_serve(&tp.clock, sock, nvcpus, err))
+		return false;
+	tp.guest_time = true;
+	tp.nvcpus = nvcpus;
+	tp.idle_next = UINT64_MAX;
+	g_mutex_init(&tp.idle_lock);
+	g_cond_init(&tp.warp_cond);
+	g_thread_unref(g_thread_new("cxlbed-warp", warper, NULL));
+	return true;
+}

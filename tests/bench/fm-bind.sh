@@ -1,0 +1,22 @@
+#!/bin/sh
+# Benchmark: the fabric manager's bind and unbind of a 256 MiB LD on a
+# running guest, host wall time, five of each (tests/bench/fm-bind.scn).
+# bind = QMP object-add + device_add + the guest's attach-ld (memdev
+# enumerated, 1-way region, memory online movable); unbind = the guest's
+# release-ld (offline, region destroyed, slot powered off) + the FM's
+# check that QEMU removed the device. Goal: under 2 s each.
+set -eu
+top=$(cd "$(dirname "$0")/../.." && pwd)
+tmp=$(mktemp -d /tmp/cxlbed-bench.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+export CXLBED_STATE_DIR="$tmp/state"
+
+echo "fabric manager bind/unbind of 256 MiB, fm-bind.scn, host wall time (TCG, $(nproc) cores)"
+"$top/cxlbed" run --out "$tmp/run" "$top/tests/bench/fm-bind.scn" >"$tmp/log" 2>&1 || {
+	echo "run failed; see: $top/cxlbed run $top/tests/bench/fm-bind.scn"; tail -5 "$tmp/log"; exit 1; }
+for a in bind unbind; do
+	jq -r --arg a "$a" '[.pool.events[] | select(.action == $a and .result == "ok") | .wall_s] |
+		sort | "  \($a): \(length) runs, " + (map(. * 100 | round / 100 | tostring) | join(" ")) +
+		" s; median \(.[(length - 1) / 2 | floor] * 100 | round / 100) s (goal < 2 s)"' \
+		"$tmp/run/summary.json"
+done

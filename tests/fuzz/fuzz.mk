@@ -1,0 +1,48 @@
+# Fuzz targets for the topology and scenario parsers (libFuzzer, clang's
+# -fsanitize=fuzzer with ASan and UBSan). `make fuzz` builds them;
+# `make check-fuzz` runs each for FUZZ_SECONDS from a seed corpus of the
+# shipped and bad-input files (part of `make check`). A finding stops the
+# run and leaves its input in build/fuzz/crash-* (or leak-, timeout-):
+# turn it into a tests/data/bad file and fix it.
+FUZZ_SECONDS ?= 30
+FUZZ_DIR := $(B)/fuzz
+FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all \
+	    -Wno-missing-field-initializers \
+	    -fno-omit-frame-pointer
+FUZZ_LIB_OBJS := $(HOST_LIB_SRCS:%.c=$(FUZZ_DIR)/obj/%.o)
+FUZZ_TARGETS := $(FUZZ_DIR)/fuzz-topology $(FUZZ_DIR)/fuzz-scenario
+
+$(FUZZ_DIR)/obj/%.o: %.c
+	@mkdir -p $(@D)
+	$(CLANG) $(BASE_CFLAGS) -O1 -g $(FUZZ_SAN) -fsanitize=fuzzer-no-link \
+		$(GLIB_CFLAGS) $(HOST_INC) -c $< -o $@
+
+$(FUZZ_DIR)/libcxlbed-host.a: $(FUZZ_LIB_OBJS)
+	@rm -f $@ && ar rcs $@ $^
+
+$(FUZZ_DIR)/fuzz-%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_oracle.h $(FUZZ_DIR)/libcxlbed-host.a
+	$(CLANG) $(BASE_CFLAGS) -MF $(FUZZ_DIR)/obj/fuzz-$*.d -O1 -g $(FUZZ_SAN) \
+		-fsanitize=fuzzer $(GLIB_CFLAGS) $(HOST_INC) -Itests/fuzz -DSRCDIR='"$(CURDIR)"' \
+		-o $@ $< $(FUZZ_DIR)/libcxlbed-host.a $(GLIB_LIBS) -lm
+
+fuzz: $(FUZZ_TARGETS)
+
+# $(call fuzz_run,KIND,SEED DIRS): corpus-KIND/ keeps what earlier runs
+# found; the seeds are only read. On a finding: the log's tail, and fail.
+define fuzz_run
+	@mkdir -p $(FUZZ_DIR)/corpus-$(1)
+	@echo "fuzz-$(1): $(FUZZ_SECONDS) s from $(2)"
+	@$(FUZZ_DIR)/fuzz-$(1) -max_total_time=$(FUZZ_SECONDS) -timeout=10 \
+		-dict=tests/fuzz/$(1).dict -artifact_prefix=$(FUZZ_DIR)/ \
+		-print_final_stats=1 $(FUZZ_DIR)/corpus-$(1) $(2) \
+		2>$(FUZZ_DIR)/fuzz-$(1).log || \
+		{ tail -n 40 $(FUZZ_DIR)/fuzz-$(1).log; exit 1; }
+	@grep -E '^stat::number_of_executed_units' $(FUZZ_DIR)/fuzz-$(1).log
+endef
+
+check-fuzz: $(FUZZ_TARGETS)
+	$(call fuzz_run,topology,topologies tests/data)
+	$(call fuzz_run,scenario,workloads/scenarios tests/data)
+
+CLEAN_FILES += $(FUZZ_DIR)
+.PHONY: fuzz check-fuzz
