@@ -268,41 +268,43 @@ void pw_vmstat_read(struct pw_vmstat *v)
 	v->numa_pages_migrated = cp_vmstat("numa_pages_migrated");
 }
 
-/* The low watermark of the node's zones, in bytes, from /proc/zoneinfo. */
-static long long low_watermark(int node)
+/* What user pages can still take on the node, in bytes, from
+ * /proc/zoneinfo: each zone's free pages above its high watermark. ZONE_DMA
+ * is left out: the lowmem reserve keeps user allocations out of it, so its
+ * free pages only look available (a hog sized with them was OOM-killed). */
+static long long usable_free(int node)
 {
-	char line[256];
-	long long low = 0;
-	int in = 0;
+	char line[256], zone[16] = "";
+	long long sum = 0, free = 0, v;
+	int in = 0, n;
 	FILE *f = fopen("/proc/zoneinfo", "re");
 
 	if (!f)
 		return -1;
 	while (fgets(line, sizeof(line), f)) {
-		int n;
-		long long v;
-
-		if (sscanf(line, "Node %d, zone", &n) == 1)
-			in = n == node;
-		else if (in && sscanf(line, " low %lld", &v) == 1)
-			low += v;
+		if (sscanf(line, "Node %d, zone %15s", &n, zone) == 2)
+			in = n == node && strcmp(zone, "DMA");
+		else if (in && sscanf(line, " pages free %lld", &v) == 1)
+			free = v;
+		else if (in && sscanf(line, " high %lld", &v) == 1 && free > v)
+			sum += free - v;
 	}
 	fclose(f);
-	return low * 4096;
+	return sum * 4096;
 }
 
 #define HP_DIR "/sys/devices/system/node/node%d/hugepages/hugepages-2048kB"
 
 long long pw_limit_apply(int node, uint64_t keep, char *err, size_t len)
 {
-	long long freeb = cp_node_meminfo(node, "MemFree"), low = low_watermark(node);
+	long long usable = usable_free(node);
 	long long excess, pages, got, rest;
 	char v[32];
 	void *hog;
 
-	if (freeb < 0 || low < 0)
-		return fail(err, len, "no meminfo/zoneinfo for node %d", node);
-	excess = freeb - low - (long long)keep;
+	if (usable < 0)
+		return fail(err, len, "no zoneinfo for node %d", node);
+	excess = usable - (long long)keep;
 	if (excess <= 0)
 		return 0;
 	pages = excess / (2 << 20);
@@ -312,7 +314,7 @@ long long pw_limit_apply(int node, uint64_t keep, char *err, size_t len)
 	got = cp_read_llf(0, HP_DIR "/nr_hugepages", node);
 	/* The rest, under 2 MiB (or what hugetlb could not get): locked
 	 * pages of this process, bound to the node. */
-	rest = cp_node_meminfo(node, "MemFree") - low - (long long)keep;
+	rest = usable_free(node) - (long long)keep;
 	if (rest > 0) {
 		unsigned long mask = 1ul << node;
 

@@ -114,8 +114,8 @@ static void test_objects(void)
 	}
 	cxlpool_stats(p, &st);
 	is_int(bad, 0, "every word of every row read right while rows moved");
-	ok(st.epochs > 10 && st.promoted > 0, "the helper ran %llu epochs and copied %llu bytes in",
-	   (unsigned long long)st.epochs, (unsigned long long)st.promoted);
+	ok(st.epochs > 10 && st.copied > 0, "the helper ran %llu epochs and copied %llu bytes in",
+	   (unsigned long long)st.epochs, (unsigned long long)st.copied);
 	ok((double)(st.hits - hits0) / (double)(st.accesses - acc0) > 0.85,
 	   "second half: %.1f%% of lookups served from the fast copies (90%% are of hot rows)",
 	   100.0 * (double)(st.hits - hits0) / (double)(st.accesses - acc0));
