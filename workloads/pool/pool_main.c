@@ -36,7 +36,7 @@ static __attribute__((noreturn)) void usage(int rc)
 {
 	fprintf(rc ? stderr : stdout,
 		"usage: cxlbed-pool WORKLOAD [--policies LIST|all] [--local-fraction F]\n"
-		"                   [--steps N] [--scale N] [--zipf S] [--timeout S]\n"
+		"                   [--steps N] [--scale N] [--batch N] [--zipf S] [--timeout S]\n"
 		"WORKLOAD: layers kv embed adam gups\n"
 		"LIST: comma-separated of all-local first-touch interleave tpp damon libcxlpool\n");
 	exit(rc);
@@ -257,6 +257,7 @@ int main(int argc, char **argv)
 		{ "policies", required_argument, NULL, 'p' },
 		{ "local-fraction", required_argument, NULL, 'f' },
 		{ "steps", required_argument, NULL, 's' },
+		{ "batch", required_argument, NULL, 'b' },
 		{ "scale", required_argument, NULL, 'n' },
 		{ "zipf", required_argument, NULL, 'z' },
 		{ "timeout", required_argument, NULL, 't' },
@@ -295,6 +296,7 @@ int main(int argc, char **argv)
 				bad("--local-fraction wants 0 < F < 1, not %s", optarg);
 			break;
 		case 's': o.steps = atoi(optarg); break;
+		case 'b': o.batch = atoi(optarg); break;
 		case 'n': o.scale = strtoull(optarg, NULL, 0); break;
 		case 'z': o.zipf = strtod(optarg, NULL); break;
 		case 't': timeout_s = (unsigned)atoi(optarg); break;

@@ -24,6 +24,7 @@ struct pw_opts {
 	double local_fraction;	/* of the data that fits the fast tier */
 	size_t scale;		/* workload size knob (its own unit) */
 	int steps;		/* sweeps / decode steps / rounds */
+	int batch;		/* layers: tokens per layer (compute per byte) */
 	double zipf;		/* embed: exponent, 0 = uniform */
 	bool verbose;
 };

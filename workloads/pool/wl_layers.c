@@ -21,7 +21,6 @@
 #include "pw.h"
 
 #define NL 8
-#define U 4
 
 static float weight(int l, int i, int j)
 {
@@ -104,6 +103,7 @@ static double reference_error(const float *x0, int d, int sweeps)
 int wl_layers(struct pw *w)
 {
 	int d = w->o.scale ? (int)w->o.scale : 384, sweeps = w->o.steps ? w->o.steps : 6;
+	int U = w->o.batch ? w->o.batch : 4;	/* tokens: compute per byte */
 	size_t lbytes = (size_t)d * d * sizeof(float);
 	float *wt[NL], *x, *y;
 	struct cxlpool_stream *s = NULL;

@@ -29,3 +29,20 @@ $(B)/tests/pool-%: $(CP_DIR)/tests/%.c $(CP_LIB) tests/unit/tap.h
 ALL_TARGETS += $(CP_LIB)
 UNIT_TESTS += $(CP_TESTS)
 CLEAN_FILES += $(B)/guest/lib
+
+CP_DAEMON := $(B)/guest/bin/cxlpoold
+$(CP_DAEMON): $(B)/obj/$(CP_DIR)/cxlpoold.o $(CP_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -pthread -o $@ $< $(CP_LIB) $(CP_LIBS)
+
+$(B)/guest/initramfs.cpio.gz: $(CP_DAEMON)
+ALL_TARGETS += $(CP_DAEMON)
+
+# cxlpoold-check: a give-back end to end in the guest (tests/integration/pool-policies.t)
+CP_CHECK := $(B)/guest/bin/cxlpoold-check
+$(CP_CHECK): $(B)/obj/$(CP_DIR)/cxlpoold-check.o $(CP_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -o $@ $< $(CP_LIB) $(CP_LIBS)
+
+$(B)/guest/initramfs.cpio.gz: $(CP_CHECK)
+ALL_TARGETS += $(CP_CHECK)
