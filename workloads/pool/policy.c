@@ -268,71 +268,58 @@ void pw_vmstat_read(struct pw_vmstat *v)
 	v->numa_pages_migrated = cp_vmstat("numa_pages_migrated");
 }
 
-/* The low watermark of the node's zones, in bytes, from /proc/zoneinfo. */
-static long long low_watermark(int node)
+/* What user pages can still take on the node, in bytes, from
+ * /proc/zoneinfo: each zone's free pages above its high watermark and its
+ * lowmem reserve (the largest protection entry: ZONE_DMA keeps ~1.5 MiB
+ * from user pages on a 512 MiB guest, which MemFree counts; a remainder
+ * sized from MemFree - low could not be had and was OOM-killed). */
+static long long usable_free(int node)
 {
-	char line[256];
-	long long low = 0, v;
+	char line[512];
+	long long sum = 0, free = 0, high = 0, v;
 	int in = 0, n;
 	FILE *f = fopen("/proc/zoneinfo", "re");
 
 	if (!f)
 		return -1;
 	while (fgets(line, sizeof(line), f)) {
+		char *p;
+
 		if (sscanf(line, "Node %d, zone", &n) == 1)
 			in = n == node;
-		else if (in && sscanf(line, " low %lld", &v) == 1)
-			low += v;
+		else if (in && sscanf(line, " pages free %lld", &v) == 1)
+			free = v;
+		else if (in && sscanf(line, " high %lld", &v) == 1)
+			high = v;
+		else if (in && (p = strstr(line, "protection: ("))) {
+			long long prot = 0;
+
+			for (p += 13; *p && *p != ')'; p++) {
+				v = strtoll(p, &p, 10);
+				if (v > prot)
+					prot = v;
+				if (*p == ')')
+					break;
+			}
+			if (free > high + prot)
+				sum += free - high - prot;
+		}
 	}
 	fclose(f);
-	return low * 4096;
-}
-
-static long long above_low(int node)
-{
-	long long freeb = cp_node_meminfo(node, "MemFree"), low = low_watermark(node);
-
-	return freeb < 0 || low < 0 ? -1 : freeb - low;
+	return sum * 4096;
 }
 
 #define HP_DIR "/sys/devices/system/node/node%d/hugepages/hugepages-2048kB"
-#define HOG_CHUNK (256u << 10)
-
-/* Lock chunks preferring @node until @keep bytes above its low watermark
- * are left or a chunk's last page lands elsewhere (the node has nothing more to give:
- * its lowmem reserve keeps user pages out of what MemFree still counts).
- * Preferred, not bound: a bound hog that overshoots is OOM-killed (seen). */
-static long long hog(int node, long long keep)
-{
-	unsigned long mask = 1ul << node;
-	long long got = 0, left;
-
-	/* half of what is left each time: few rounds, a spill stays small */
-	while ((left = above_low(node) - keep) >= (long long)HOG_CHUNK) {
-		size_t n = (size_t)(left / 2 > HOG_CHUNK ? left / 2 : HOG_CHUNK) & ~4095ul;
-		void *p = mmap(NULL, n, PROT_READ | PROT_WRITE,
-			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-		int where = -1;
-
-		if (p == MAP_FAILED ||
-		    mbind(p, n, MPOL_PREFERRED, &mask, sizeof(mask) * 8, 0) || mlock(p, n))
-			return -1;
-		got += (long long)n;
-		if (get_mempolicy(&where, NULL, 0, (char *)p + n - 4096,
-				  MPOL_F_NODE | MPOL_F_ADDR) || where != node)
-			break;
-	}
-	return got;
-}
 
 long long pw_limit_apply(int node, uint64_t keep, char *err, size_t len)
 {
-	long long excess = above_low(node), pages, got, rest;
+	long long usable = usable_free(node), excess, pages, got, rest;
 	char v[32];
+	void *hog;
 
-	if (excess < 0)
-		return fail(err, len, "no meminfo/zoneinfo for node %d", node);
-	excess -= (long long)keep;
+	if (usable < 0)
+		return fail(err, len, "no zoneinfo for node %d", node);
+	excess = usable - (long long)keep;
 	if (excess <= 0)
 		return 0;
 	pages = excess / (2 << 20);
@@ -340,11 +327,20 @@ long long pw_limit_apply(int node, uint64_t keep, char *err, size_t len)
 	if (cp_writef(v, HP_DIR "/nr_hugepages", node))
 		return fail(err, len, "cannot reserve hugetlb pages on node %d", node);
 	got = cp_read_llf(0, HP_DIR "/nr_hugepages", node);
-	/* the rest, under 2 MiB or what hugetlb could not get */
-	rest = hog(node, (long long)keep);
-	if (rest < 0)
-		return fail(err, len, "cannot lock memory on node %d", node);
-	return got * (2 << 20) + rest;
+	/* The rest, under 2 MiB (or what hugetlb could not get): locked
+	 * pages of this process, bound to the node. */
+	rest = usable_free(node) - (long long)keep;
+	if (rest > 0) {
+		unsigned long mask = 1ul << node;
+
+		hog = mmap(NULL, (size_t)rest, PROT_READ | PROT_WRITE,
+			   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (hog == MAP_FAILED ||
+		    mbind(hog, (size_t)rest, MPOL_BIND, &mask, sizeof(mask) * 8, 0) ||
+		    mlock(hog, (size_t)rest))
+			return fail(err, len, "cannot lock %lld bytes on node %d", rest, node);
+	}
+	return got * (2 << 20) + (rest > 0 ? rest : 0);
 }
 
 void pw_limit_release(int node)
