@@ -23,3 +23,4 @@ $(B)/guest/bin/cxlbed-%: $(B)/obj/workloads/%.o $(WL_LIB)
 
 $(B)/guest/initramfs.cpio.gz: $(WL_BINS)
 ALL_TARGETS += $(WL_BINS)
+include workloads/pool/pool.mk

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* report.md: the human record of a run, next to summary.json. */
 #include "figures.h"
+#include "policy_report.h"
 #include "pool_report.h"
 #include "result.h"
 
@@ -65,6 +66,7 @@ bool result_write_report(const struct run_result *r, const char *path,
 		g_string_append_printf(s, " %s | %s |\n", h->kernel ? h->kernel : "–",
 				       h->exit ? h->exit : "–");
 	}
+	policy_report_md(s, r);
 	if (r->pool)
 		pool_report_md(s, r->pool);
 	g_string_append(s, "\n## Checks\n\n| check | result | detail |\n|---|---|---|\n");

@@ -259,8 +259,9 @@ bool timing_merge(JsonObject *output, const char *report, guint first_roi,
 			chase_accesses += acc;
 			if (acc > 0)
 				json_object_set_double_member(m, "ns_per_access", ns / acc);
-		} else if (!g_strcmp0(kind, "command")) {
-			/* a whole command's run: its time is the figure */
+		} else if (!g_strcmp0(kind, "command") || !g_strcmp0(kind, "span")) {
+			/* a whole command's run, or a span of work (a pooling
+			 * policy's run): its time is the figure */
 		} else {
 			g_autofree char *k = bandwidth_key(w, kind);
 

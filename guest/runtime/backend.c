@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* Budget-checked allocation shared by all backends. */
+/* Budget-checked allocation shared by all backends; CPU backends' parts. */
+#include <string.h>
+
 #include "backend.h"
 
 void *rt_balloc(struct rt_backend *be, enum rt_tier_kind t, size_t n)
@@ -20,4 +22,22 @@ void rt_bfree(struct rt_backend *be, enum rt_tier_kind t, void *p, size_t n)
 		return;
 	be->ops->free(be, t, p);
 	rt_tier_unreserve(&be->tier[t], n);
+}
+
+int rt_cpu_copy(struct rt_backend *be, int lane, void *dst, const void *src,
+		size_t n)
+{
+	memcpy(dst, src, n);
+	return 0;
+}
+
+static char cpu_fence;
+
+void *rt_cpu_fence_new(struct rt_backend *be)
+{
+	return &cpu_fence;
+}
+
+void rt_cpu_fence_nop(struct rt_backend *be, void *f)
+{
 }

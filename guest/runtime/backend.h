@@ -41,6 +41,16 @@ struct rt_backend {
 void *rt_balloc(struct rt_backend *be, enum rt_tier_kind t, size_t n);
 void rt_bfree(struct rt_backend *be, enum rt_tier_kind t, void *p, size_t n);
 
+/*
+ * For backends whose compute runs on the CPU that calls rt_release (so it
+ * is done by then): a copy is a memcpy on the lane thread, fences are
+ * no-ops.
+ */
+int rt_cpu_copy(struct rt_backend *be, int lane, void *dst, const void *src,
+		size_t n);
+void *rt_cpu_fence_new(struct rt_backend *be);
+void rt_cpu_fence_nop(struct rt_backend *be, void *f);
+
 /* The host backend: every tier is malloc'd host memory. */
 int rt_host_backend_init(struct rt_backend *be, size_t fast_capacity);
 void rt_host_backend_fini(struct rt_backend *be);

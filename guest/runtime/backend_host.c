@@ -23,28 +23,17 @@ static void host_free(struct rt_backend *be, enum rt_tier_kind t, void *p)
 	free(p);
 }
 
-static int host_copy(struct rt_backend *be, int lane, void *dst,
-		     const void *src, size_t n)
-{
-	memcpy(dst, src, n);
-	return 0;
-}
-
-static char fence_token;
-
-static void *host_fence_new(struct rt_backend *be) { return &fence_token; }
-static void host_fence_nop(struct rt_backend *be, void *f) { }
 static void host_lane_start(struct rt_backend *be, int lane) { }
 
 static const struct rt_backend_ops host_ops = {
 	.name = "host",
 	.alloc = host_alloc,
 	.free = host_free,
-	.copy = host_copy,
-	.fence_new = host_fence_new,
-	.fence_record = host_fence_nop,
-	.fence_wait = host_fence_nop,
-	.fence_free = host_fence_nop,
+	.copy = rt_cpu_copy,
+	.fence_new = rt_cpu_fence_new,
+	.fence_record = rt_cpu_fence_nop,
+	.fence_wait = rt_cpu_fence_nop,
+	.fence_free = rt_cpu_fence_nop,
 	.lane_start = host_lane_start,
 };
 

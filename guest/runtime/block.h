@@ -29,6 +29,7 @@ struct rt_block {
 	int slot;		/* -1 unless resident */
 	struct rt_ticket ready;	/* fetch into the slot */
 	bool prefetched;	/* fetched ahead of its access */
+	bool used;		/* accessed since its last fetch */
 	bool dirty;
 	int pins;		/* accesses not yet released */
 	uint64_t last_use;	/* runtime access counter; 0 never */

@@ -59,6 +59,7 @@ fail:
 
 void rt_fini(struct runtime *rt)
 {
+	rt->st.pf_useless += rt_pf_pending(rt);	/* fetched for nothing */
 	rt_lanes_drain(&rt->lanes);
 	rt_lanes_stop(&rt->lanes);
 	for (int i = 0; i < rt->ring.n; i++) {
@@ -148,6 +149,8 @@ static int fetch(struct runtime *rt, struct rt_block *b, size_t needed_at)
 		struct rt_block *v = rt_block(&rt->blocks, (uint32_t)s->block);
 
 		rt->st.evictions++;
+		if (v->prefetched && !v->used)
+			rt->st.pf_useless++;
 		if (v->dirty)
 			writeback(rt, v, s);
 		v->state = RT_B_HOME;
@@ -163,6 +166,7 @@ static int fetch(struct runtime *rt, struct rt_block *b, size_t needed_at)
 	s->busy = b->ready;
 	b->state = RT_B_RESIDENT;
 	b->slot = i;
+	b->used = false;
 	rt_ring_fill(&rt->ring, i, b->id);
 	rt->st.bytes_in += b->size;
 	return 0;
@@ -205,9 +209,14 @@ void *rt_access(struct runtime *rt, uint32_t id)
 			return NULL;	/* every slot pinned */
 	} else if (rt_ticket_done(&rt->lanes, b->ready)) {
 		rt->st.hits++;
+		if (b->prefetched && !b->used)
+			rt->st.pf_timely++;
 	} else {
 		rt->st.late++;
+		if (b->prefetched && !b->used)
+			rt->st.pf_late++;
 	}
+	b->used = true;
 	b->pins++;
 	b->last_use = rt->clock;
 	/* Queue the window before waiting, so it streams behind this one. */
@@ -248,6 +257,17 @@ void rt_flush(struct runtime *rt)
 			writeback(rt, b, s);
 	}
 	rt_lanes_drain(&rt->lanes);
+}
+
+uint64_t rt_pf_pending(const struct runtime *rt)
+{
+	uint64_t n = 0;
+
+	for (uint32_t i = 0; i < rt->blocks.n; i++)
+		if (rt->blocks.b[i].state == RT_B_RESIDENT &&
+		    rt->blocks.b[i].prefetched && !rt->blocks.b[i].used)
+			n++;
+	return n;
 }
 
 uint64_t rt_transfer_ns(struct runtime *rt)

@@ -38,9 +38,16 @@ struct rt_config {
 	size_t horizon;		/* next-use search distance for eviction */
 };
 
+/*
+ * Prefetch accuracy: every prefetch ends as exactly one of timely (its
+ * first access found it arrived), late (still in flight at that access:
+ * the wait is a stall) or useless (evicted, or left at rt_fini, never
+ * accessed); prefetches still resident and unused are pf_pending.
+ */
 struct rt_stats {
 	uint64_t accesses, hits, late, misses, deviations;
 	uint64_t prefetches, evictions, writebacks;
+	uint64_t pf_timely, pf_late, pf_useless;
 	uint64_t bytes_in, bytes_out;
 	uint64_t stall_ns;	/* wall time rt_access spent waiting */
 };
@@ -76,6 +83,8 @@ void *rt_access(struct runtime *rt, uint32_t id);
 void rt_release(struct runtime *rt, uint32_t id, bool dirty);
 /* Write every dirty block home and wait for all copies. */
 void rt_flush(struct runtime *rt);
+/* Prefetched blocks resident now and not yet accessed. */
+uint64_t rt_pf_pending(const struct runtime *rt);
 
 /* Wall time with at least one copy in flight, and the share of it that
  * compute hid (100 * (1 - stall / transfer)). */

@@ -52,3 +52,4 @@ rt-gpu-skip:
 ALL_TARGETS += rt-gpu-skip
 .PHONY: rt-gpu-skip
 endif
+include $(RT_DIR)/pool/pool.mk

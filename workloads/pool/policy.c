@@ -1,0 +1,349 @@
+/* SPDX-License-Identifier: MIT */
+/* Tiering policies: system-wide set-up and teardown; see policy.h. */
+#include <dirent.h>
+#include <errno.h>
+#include <numaif.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/mount.h>
+#include <unistd.h>
+
+#include "policy.h"
+#include "sysfs.h"
+
+static const char *const names[PW_NPOLICIES] = {
+	[PW_ALL_LOCAL] = "all-local", [PW_FIRST_TOUCH] = "first-touch",
+	[PW_INTERLEAVE] = "interleave", [PW_TPP] = "tpp",
+	[PW_DAMON] = "damon", [PW_LIBCXLPOOL] = "libcxlpool",
+};
+
+const char *pw_policy_name(enum pw_policy p)
+{
+	return p < PW_NPOLICIES ? names[p] : "?";
+}
+
+int pw_policy_parse(const char *name)
+{
+	for (int i = 0; i < PW_NPOLICIES; i++)
+		if (!strcmp(name, names[i]))
+			return i;
+	return -1;
+}
+
+bool pw_policy_limited(enum pw_policy p)
+{
+	return p != PW_ALL_LOCAL;
+}
+
+void pw_knobs_default(struct pw_kernel_knobs *k)
+{
+	/* One jiffy is 4 ms (HZ=250): NUMA balancing cannot scan faster. */
+	k->scan_delay_ms = 4;
+	k->scan_period_min_ms = 4;
+	k->scan_period_max_ms = 16;
+	k->hot_threshold_ms = 100;
+	k->damon_sample_us = 200;
+	k->damon_aggr_us = 4000;
+	k->damon_update_us = 40000;
+	k->damon_hot_pct = 20;
+	k->damon_cold_age = 2;
+}
+
+#define NB_DEBUGFS "/sys/kernel/debug/sched/numa_balancing"
+#define DAMON "/sys/kernel/mm/damon/admin/kdamonds"
+
+static int fail(char *err, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, len, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* Writes that must work; the first failure is reported. */
+struct wr {
+	char *err;
+	size_t len;
+	int failed;
+};
+
+static void put(struct wr *w, const char *val, const char *fmt, ...)
+{
+	char path[512];
+	va_list ap;
+	int e;
+
+	if (w->failed)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(path, sizeof(path), fmt, ap);
+	va_end(ap);
+	e = cp_write(path, val);
+	if (e) {
+		snprintf(w->err, w->len, "write '%s' to %s: %s", val, path, strerror(-e));
+		w->failed = 1;
+	}
+}
+
+static void put_u(struct wr *w, unsigned long long v, const char *fmt, const char *a,
+		  const char *b)
+{
+	char val[32];
+
+	snprintf(val, sizeof(val), "%llu", v);
+	put(w, val, fmt, a, b);
+}
+
+int pw_node_range(int node, uint64_t *start, uint64_t *end)
+{
+	char dir[96], buf[32];
+	unsigned long lo = ~0ul, hi = 0;
+	long long bs;
+	struct dirent *e;
+	DIR *d;
+
+	/* hex, without 0x */
+	if (cp_read("/sys/devices/system/memory/block_size_bytes", buf, sizeof(buf)))
+		return -1;
+	bs = strtoll(buf, NULL, 16);
+	snprintf(dir, sizeof(dir), "/sys/devices/system/node/node%d", node);
+	d = opendir(dir);
+	if (!d || bs <= 0) {
+		if (d)
+			closedir(d);
+		return -1;
+	}
+	while ((e = readdir(d))) {
+		unsigned long b;
+
+		if (sscanf(e->d_name, "memory%lu", &b) != 1)
+			continue;
+		if (b < lo)
+			lo = b;
+		if (b > hi)
+			hi = b;
+	}
+	closedir(d);
+	if (lo == ~0ul)
+		return -1;
+	*start = (uint64_t)lo * (uint64_t)bs;
+	*end = (uint64_t)(hi + 1) * (uint64_t)bs;
+	return 0;
+}
+
+/* One kdamond on physical memory [start, end) with one migrate scheme. */
+static void damon_kdamond(struct wr *w, int k, const struct pw_kernel_knobs *kn,
+			  uint64_t start, uint64_t end, bool hot, int target)
+{
+	char c[160], s[200];
+	unsigned max_acc = kn->damon_aggr_us / kn->damon_sample_us;
+
+	snprintf(c, sizeof(c), DAMON "/%d/contexts/0", k);
+	snprintf(s, sizeof(s), "%s/schemes/0", c);
+	put(w, "1", DAMON "/%d/contexts/nr_contexts", k);
+	put(w, "paddr", "%s/operations", c);
+	put_u(w, kn->damon_sample_us, "%s/%s", c, "monitoring_attrs/intervals/sample_us");
+	put_u(w, kn->damon_aggr_us, "%s/%s", c, "monitoring_attrs/intervals/aggr_us");
+	put_u(w, kn->damon_update_us, "%s/%s", c, "monitoring_attrs/intervals/update_us");
+	put_u(w, 10, "%s/%s", c, "monitoring_attrs/nr_regions/min");
+	put_u(w, 200, "%s/%s", c, "monitoring_attrs/nr_regions/max");
+	put(w, "1", "%s/targets/nr_targets", c);
+	put(w, "1", "%s/targets/0/regions/nr_regions", c);
+	put_u(w, start, "%s/%s", c, "targets/0/regions/0/start");
+	put_u(w, end, "%s/%s", c, "targets/0/regions/0/end");
+	put(w, "1", "%s/schemes/nr_schemes", c);
+	put(w, hot ? "migrate_hot" : "migrate_cold", "%s/action", s);
+	put_u(w, (unsigned)target, "%s/%s", s, "target_nid");
+	put_u(w, 4096, "%s/%s", s, "access_pattern/sz/min");
+	put_u(w, 1ull << 40, "%s/%s", s, "access_pattern/sz/max");
+	if (hot) {
+		put_u(w, (max_acc * kn->damon_hot_pct + 99) / 100, "%s/%s", s,
+		      "access_pattern/nr_accesses/min");
+		put_u(w, max_acc, "%s/%s", s, "access_pattern/nr_accesses/max");
+		put_u(w, 0, "%s/%s", s, "access_pattern/age/min");
+	} else {
+		put_u(w, 0, "%s/%s", s, "access_pattern/nr_accesses/min");
+		put_u(w, 0, "%s/%s", s, "access_pattern/nr_accesses/max");
+		put_u(w, kn->damon_cold_age, "%s/%s", s, "access_pattern/age/min");
+	}
+	put_u(w, ~0u, "%s/%s", s, "access_pattern/age/max");
+	put(w, "on", DAMON "/%d/state", k);
+}
+
+static int setup_damon(const struct pw_kernel_knobs *k, int fast, int far,
+		       char *err, size_t len)
+{
+	struct wr w = { err, len, 0 };
+	uint64_t f0, f1, s0, s1;
+
+	if (pw_node_range(fast, &f0, &f1) || pw_node_range(far, &s0, &s1))
+		return fail(err, len, "cannot find the nodes' physical ranges");
+	put(&w, "2", DAMON "/nr_kdamonds");
+	damon_kdamond(&w, 0, k, s0, s1, true, fast);
+	damon_kdamond(&w, 1, k, f0, f1, false, far);
+	return w.failed ? -1 : 0;
+}
+
+static int setup_tpp(const struct pw_kernel_knobs *k, char *err, size_t len)
+{
+	struct wr w = { err, len, 0 };
+	char v[32];
+
+	/* debugfs holds the scan knobs since 5.13 */
+	if (access(NB_DEBUGFS, F_OK) &&
+	    mount("debugfs", "/sys/kernel/debug", "debugfs", 0, NULL) && errno != EBUSY)
+		return fail(err, len, "mount debugfs: %s", strerror(errno));
+#define KNOB(name, val) do { snprintf(v, sizeof(v), "%u", (val)); \
+		put(&w, v, NB_DEBUGFS "/" name); } while (0)
+	KNOB("scan_delay_ms", k->scan_delay_ms);
+	KNOB("scan_period_min_ms", k->scan_period_min_ms);
+	KNOB("scan_period_max_ms", k->scan_period_max_ms);
+	KNOB("hot_threshold_ms", k->hot_threshold_ms);
+#undef KNOB
+	put(&w, "true", "/sys/kernel/mm/numa/demotion_enabled");
+	put(&w, "2", "/proc/sys/kernel/numa_balancing");
+	return w.failed ? -1 : 0;
+}
+
+static int setup_interleave(int fast, int far, double f, char *err, size_t len)
+{
+	struct wr w = { err, len, 0 };
+	char v[16];
+	/* weights in whole numbers with the local share's ratio (1:3 for 25%) */
+	int wf = 1, ws = f > 0 && f < 1 ? (int)((1 - f) / f + 0.5) : 1;
+
+	snprintf(v, sizeof(v), "%d", wf);
+	put(&w, v, "/sys/kernel/mm/mempolicy/weighted_interleave/node%d", fast);
+	snprintf(v, sizeof(v), "%d", ws < 1 ? 1 : ws > 255 ? 255 : ws);
+	put(&w, v, "/sys/kernel/mm/mempolicy/weighted_interleave/node%d", far);
+	return w.failed ? -1 : 0;
+}
+
+int pw_policy_setup(enum pw_policy p, const struct pw_kernel_knobs *k,
+		    int fast_node, int far_node, double local_fraction,
+		    char *err, size_t errlen)
+{
+	switch (p) {
+	case PW_INTERLEAVE:
+		return setup_interleave(fast_node, far_node, local_fraction, err, errlen);
+	case PW_TPP:
+		return setup_tpp(k, err, errlen);
+	case PW_DAMON:
+		return setup_damon(k, fast_node, far_node, err, errlen);
+	default:
+		return 0;
+	}
+}
+
+void pw_policy_teardown(enum pw_policy p)
+{
+	switch (p) {
+	case PW_TPP:
+		cp_write("/proc/sys/kernel/numa_balancing", "0");
+		cp_write("/sys/kernel/mm/numa/demotion_enabled", "false");
+		break;
+	case PW_DAMON:
+		for (int k = 0; k < 2; k++)
+			cp_writef("off", DAMON "/%d/state", k);
+		cp_write(DAMON "/nr_kdamonds", "0");
+		break;
+	default:
+		break;
+	}
+}
+
+void pw_vmstat_read(struct pw_vmstat *v)
+{
+	v->migrate_success = cp_vmstat("pgmigrate_success");
+	v->migrate_fail = cp_vmstat("pgmigrate_fail");
+	v->promote_success = cp_vmstat("pgpromote_success");
+	v->demote_kswapd = cp_vmstat("pgdemote_kswapd");
+	v->demote_direct = cp_vmstat("pgdemote_direct");
+	v->numa_hint_faults = cp_vmstat("numa_hint_faults");
+	v->numa_pages_migrated = cp_vmstat("numa_pages_migrated");
+}
+
+/* What user pages can still take on the node, in bytes, from
+ * /proc/zoneinfo: each zone's free pages above its high watermark and its
+ * lowmem reserve (the largest protection entry: ZONE_DMA keeps ~1.5 MiB
+ * from user pages on a 512 MiB guest, which MemFree counts; a remainder
+ * sized from MemFree - low could not be had and was OOM-killed). */
+static long long usable_free(int node)
+{
+	char line[512];
+	long long sum = 0, free = 0, high = 0, v;
+	int in = 0, n;
+	FILE *f = fopen("/proc/zoneinfo", "re");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		char *p;
+
+		if (sscanf(line, "Node %d, zone", &n) == 1)
+			in = n == node;
+		else if (in && sscanf(line, " pages free %lld", &v) == 1)
+			free = v;
+		else if (in && sscanf(line, " high %lld", &v) == 1)
+			high = v;
+		else if (in && (p = strstr(line, "protection: ("))) {
+			long long prot = 0;
+
+			for (p += 13; *p && *p != ')'; p++) {
+				v = strtoll(p, &p, 10);
+				if (v > prot)
+					prot = v;
+				if (*p == ')')
+					break;
+			}
+			if (free > high + prot)
+				sum += free - high - prot;
+		}
+	}
+	fclose(f);
+	return sum * 4096;
+}
+
+#define HP_DIR "/sys/devices/system/node/node%d/hugepages/hugepages-2048kB"
+
+long long pw_limit_apply(int node, uint64_t keep, char *err, size_t len)
+{
+	long long usable = usable_free(node), excess, pages, got, rest;
+	char v[32];
+	void *hog;
+
+	if (usable < 0)
+		return fail(err, len, "no zoneinfo for node %d", node);
+	excess = usable - (long long)keep;
+	if (excess <= 0)
+		return 0;
+	pages = excess / (2 << 20);
+	snprintf(v, sizeof(v), "%lld", pages);
+	if (cp_writef(v, HP_DIR "/nr_hugepages", node))
+		return fail(err, len, "cannot reserve hugetlb pages on node %d", node);
+	got = cp_read_llf(0, HP_DIR "/nr_hugepages", node);
+	/* The rest, under 2 MiB (or what hugetlb could not get): locked
+	 * pages of this process, bound to the node. */
+	rest = usable_free(node) - (long long)keep;
+	if (rest > 0) {
+		unsigned long mask = 1ul << node;
+
+		hog = mmap(NULL, (size_t)rest, PROT_READ | PROT_WRITE,
+			   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (hog == MAP_FAILED ||
+		    mbind(hog, (size_t)rest, MPOL_BIND, &mask, sizeof(mask) * 8, 0) ||
+		    mlock(hog, (size_t)rest))
+			return fail(err, len, "cannot lock %lld bytes on node %d", rest, node);
+	}
+	return got * (2 << 20) + (rest > 0 ? rest : 0);
+}
+
+void pw_limit_release(int node)
+{
+	cp_writef("0", HP_DIR "/nr_hugepages", node);
+}

@@ -1,0 +1,17 @@
+# cxlbed-pool: the pooling workloads under each tiering policy, linked
+# with libcxlpool (guest/runtime/pool/). In the guest image.
+PW_SRCS := $(wildcard workloads/pool/*.c)
+PW_OBJS := $(PW_SRCS:%.c=$(B)/obj/%.o)
+PW_BIN := $(B)/guest/bin/cxlbed-pool
+PW_CFLAGS = $(BASE_CFLAGS) $(CFLAGS) -pthread -Iemulator/timing -I$(CP_DIR) -I$(RT_DIR)
+
+$(B)/obj/workloads/pool/%.o: workloads/pool/%.c
+	@mkdir -p $(@D)
+	$(CC) $(PW_CFLAGS) -c $< -o $@
+
+$(PW_BIN): $(PW_OBJS) $(CP_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -pthread -o $@ $(PW_OBJS) $(CP_LIB) $(CP_LIBS)
+
+$(B)/guest/initramfs.cpio.gz: $(PW_BIN)
+ALL_TARGETS += $(PW_BIN)

@@ -1,0 +1,387 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The context of one workload run under one policy; see pw.h.
+ *
+ * Figures over time: at the end of each step the compute thread hands the
+ * step's per-page access weights to a sampler thread on the helper CPU,
+ * which asks the kernel where every page of the data is (move_pages with
+ * no target) and weighs the pages on the fast node: the step's fast-tier
+ * hit ratio. The query is kernel work; doing it on the other CPU keeps it
+ * out of the compute thread's modeled time. libcxlpool counts its own
+ * hits (blocks and objects served from the fast tier).
+ */
+#include <errno.h>
+#include <numaif.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+
+#include "cxlbed-roi.h"
+#include "pw.h"
+
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23
+#endif
+#ifndef MPOL_WEIGHTED_INTERLEAVE
+#define MPOL_WEIGHTED_INTERLEAVE 6
+#endif
+
+#define PAGE 4096u
+
+double pw_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+void pw_pin(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	sched_setaffinity(0, sizeof(set), &set);
+}
+
+void pw_fail(struct pw *w, const char *fmt, ...)
+{
+	va_list ap;
+
+	w->ok = false;
+	va_start(ap, fmt);
+	vsnprintf(w->verify, sizeof(w->verify), fmt, ap);
+	va_end(ap);
+}
+
+void pw_field(struct pw *w, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!w->out)
+		w->out = open_memstream(&w->outbuf, &w->outlen);
+	fputc(',', w->out);
+	va_start(ap, fmt);
+	vfprintf(w->out, fmt, ap);
+	va_end(ap);
+}
+
+static unsigned long node_mask(int a, int b)
+{
+	return (1ul << a) | (b >= 0 ? 1ul << b : 0);
+}
+
+static void *map_pages(size_t len, int mode, unsigned long mask)
+{
+	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		return NULL;
+	if (mode >= 0 && mbind(p, len, mode, &mask, sizeof(mask) * 8, 0)) {
+		munmap(p, len);
+		return NULL;
+	}
+	/* first touch: the kernel zeroes and places every page now */
+	if (madvise(p, len, MADV_POPULATE_WRITE))
+		for (size_t off = 0; off < len; off += PAGE)
+			((volatile char *)p)[off] = 0;
+	return p;
+}
+
+void *pw_data(struct pw *w, size_t n)
+{
+	size_t len = (n + PAGE - 1) / PAGE * PAGE;
+	char *p;
+
+	switch (w->policy) {
+	case PW_ALL_LOCAL:
+		p = map_pages(len, MPOL_BIND, node_mask(w->fast_node, -1));
+		break;
+	case PW_INTERLEAVE:
+		p = map_pages(len, MPOL_WEIGHTED_INTERLEAVE,
+			      node_mask(w->fast_node, w->far_node));
+		break;
+	case PW_LIBCXLPOOL:
+		p = cxlpool_alloc(pw_pool(w), len, CXLPOOL_FAR);
+		break;
+	default:
+		p = map_pages(len, -1, 0);
+		break;
+	}
+	if (p)
+		pw_track(w, p, len);
+	return p;
+}
+
+void pw_track(struct pw *w, void *p, size_t n)
+{
+	struct pw_region *r;
+
+	if (w->nreg >= PW_MAX_REGIONS)
+		return;
+	r = &w->reg[w->nreg++];
+	r->base = p;
+	r->len = (n + PAGE - 1) / PAGE * PAGE;
+	r->use = calloc(r->len / PAGE, sizeof(*r->use));
+}
+
+void *pw_aux(struct pw *w, size_t n)
+{
+	return map_pages((n + PAGE - 1) / PAGE * PAGE, MPOL_BIND,
+			 node_mask(w->fast_node, -1));
+}
+
+/* Register memory libcxlpool placed (managed/fast) for the sampler too. */
+static struct pw_region *region_of(struct pw *w, const void *p)
+{
+	const char *c = p;
+
+	for (int i = 0; i < w->nreg; i++)
+		if (c >= w->reg[i].base && c < w->reg[i].base + w->reg[i].len)
+			return &w->reg[i];
+	return NULL;
+}
+
+void pw_touch(struct pw *w, const void *p, size_t bytes)
+{
+	struct pw_region *r = region_of(w, p);
+	size_t first, last;
+
+	if (!r)
+		return;
+	first = (size_t)((const char *)p - r->base) / PAGE;
+	last = (size_t)((const char *)p + (bytes ? bytes : 1) - 1 - r->base) / PAGE;
+	for (size_t k = first; k <= last && k < r->len / PAGE; k++)
+		r->use[k]++;
+}
+
+/* What the local node keeps free beyond the limit: page tables, thread
+ * stacks, the runtime's own metadata (docs/pooling.md). */
+#define LIMIT_SLACK (256u << 10)
+
+void pw_limit(struct pw *w)
+{
+	char err[200];
+	long long r;
+
+	if (!pw_policy_limited(w->policy))
+		return;
+	r = pw_limit_apply(w->fast_node, w->local_limit + LIMIT_SLACK, err, sizeof(err));
+	if (r < 0) {
+		pw_fail(w, "local limit: %s", err);
+		return;
+	}
+	w->reserved = (uint64_t)r;
+	pw_pool(w);
+}
+
+struct cxlpool *pw_pool(struct pw *w)
+{
+	struct cxlpool_opts o;
+
+	if (w->pool || w->policy != PW_LIBCXLPOOL)
+		return w->pool;
+	cxlpool_opts_default(&o);
+	o.fast_node = w->fast_node;
+	o.far_node = w->far_node;
+	o.fast_budget = w->local_limit;
+	o.helper_cpu = 1;
+	w->pool = cxlpool_open(&o);
+	return w->pool;
+}
+
+/* ---- the sampler ---- */
+
+static struct {
+	pthread_t thread;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	bool up, stop;
+	int pending;		/* steps handed over, not yet sampled */
+	struct pw *w;
+	/* the step being handed over: weights per region, and its time */
+	uint32_t *use[PW_MAX_REGIONS];
+	double t_ms;
+	void **pages;
+	int *status;
+	size_t npages;
+} smp;
+
+static void sample_step(struct pw *w, uint32_t **use, double t_ms)
+{
+	uint64_t on_fast = 0, on_far = 0, total = 0, weighted = 0;
+	size_t k = 0;
+
+	for (int i = 0; i < w->nreg; i++)
+		for (size_t pg = 0; pg < w->reg[i].len / PAGE; pg++)
+			smp.pages[k++] = w->reg[i].base + pg * PAGE;
+	if (move_pages(0, (unsigned long)k, smp.pages, NULL, smp.status, 0))
+		return;
+	k = 0;
+	for (int i = 0; i < w->nreg; i++)
+		for (size_t pg = 0; pg < w->reg[i].len / PAGE; pg++, k++) {
+			bool fast = smp.status[k] == w->fast_node;
+
+			if (fast)
+				on_fast += PAGE;
+			else if (smp.status[k] >= 0)
+				on_far += PAGE;
+			total += use[i][pg];
+			if (fast)
+				weighted += use[i][pg];
+		}
+	if (w->ns < PW_MAX_SAMPLES) {
+		struct pw_sample *s = &w->s[w->ns++];
+
+		s->t_ms = t_ms;
+		s->hit = total ? (double)weighted / (double)total : -1;
+		s->fast_bytes = on_fast;
+		s->far_bytes = on_far;
+	}
+	w->acc_all += total;
+	w->hit_all += weighted;
+}
+
+static void *sampler_main(void *arg)
+{
+	struct pw *w = arg;
+
+	pw_pin(1);
+	pthread_mutex_lock(&smp.lock);
+	for (;;) {
+		while (!smp.pending && !smp.stop)
+			pthread_cond_wait(&smp.cond, &smp.lock);
+		if (!smp.pending && smp.stop)
+			break;
+		sample_step(w, smp.use, smp.t_ms);
+		for (int i = 0; i < w->nreg; i++)
+			memset(smp.use[i], 0, w->reg[i].len / PAGE * sizeof(uint32_t));
+		smp.pending = 0;
+		pthread_cond_broadcast(&smp.cond);
+	}
+	pthread_mutex_unlock(&smp.lock);
+	return NULL;
+}
+
+static void sampler_start(struct pw *w)
+{
+	memset(&smp, 0, sizeof(smp));
+	pthread_mutex_init(&smp.lock, NULL);
+	pthread_cond_init(&smp.cond, NULL);
+	smp.w = w;
+	for (int i = 0; i < w->nreg; i++) {
+		smp.npages += w->reg[i].len / PAGE;
+		smp.use[i] = calloc(w->reg[i].len / PAGE, sizeof(uint32_t));
+	}
+	smp.pages = calloc(smp.npages + 1, sizeof(*smp.pages));
+	smp.status = calloc(smp.npages + 1, sizeof(*smp.status));
+	smp.up = pthread_create(&smp.thread, NULL, sampler_main, w) == 0;
+}
+
+/* Hand the step's weights over (waiting for the previous step's sample,
+ * which is long done at any realistic step length). */
+static void sampler_step(struct pw *w, double t_ms)
+{
+	pthread_mutex_lock(&smp.lock);
+	while (smp.pending)
+		pthread_cond_wait(&smp.cond, &smp.lock);
+	for (int i = 0; i < w->nreg; i++) {
+		uint32_t *t = smp.use[i];
+
+		smp.use[i] = w->reg[i].use;
+		w->reg[i].use = t;
+	}
+	smp.t_ms = t_ms;
+	smp.pending = 1;
+	pthread_cond_broadcast(&smp.cond);
+	pthread_mutex_unlock(&smp.lock);
+}
+
+static void sampler_stop(void)
+{
+	if (!smp.up)
+		return;
+	pthread_mutex_lock(&smp.lock);
+	while (smp.pending)
+		pthread_cond_wait(&smp.cond, &smp.lock);
+	smp.stop = true;
+	pthread_cond_broadcast(&smp.cond);
+	pthread_mutex_unlock(&smp.lock);
+	pthread_join(smp.thread, NULL);
+	smp.up = false;
+}
+
+/* ---- the region ---- */
+
+#define ROI_POOL 3000	/* + policy; docs/pooling.md */
+
+/* The marker's id is an immediate: a switch over the policy. */
+#define ROI_MARK(op, p) do {						\
+	switch (p) {							\
+	case 0: cxlbed_roi_mark(op, ROI_POOL + 0); break;		\
+	case 1: cxlbed_roi_mark(op, ROI_POOL + 1); break;		\
+	case 2: cxlbed_roi_mark(op, ROI_POOL + 2); break;		\
+	case 3: cxlbed_roi_mark(op, ROI_POOL + 3); break;		\
+	case 4: cxlbed_roi_mark(op, ROI_POOL + 4); break;		\
+	case 5: cxlbed_roi_mark(op, ROI_POOL + 5); break;		\
+	default: break;							\
+	}								\
+} while (0)
+
+void pw_begin(struct pw *w)
+{
+	if (w->pool)
+		cxlpool_stats(w->pool, &w->st0);
+	w->prev = w->st0;
+	pw_vmstat_read(&w->vm0);
+	if (!w->counts_itself)
+		sampler_start(w);
+	w->t0 = pw_now_ms();
+	ROI_MARK(CXLBED_ROI_BEGIN, w->policy);
+}
+
+void pw_step(struct pw *w)
+{
+	double t = pw_now_ms() - w->t0;
+
+	if (!w->counts_itself) {
+		sampler_step(w, t);
+		return;
+	}
+	{
+		struct cxlpool_stats st;
+		struct pw_sample *s;
+		uint64_t acc, hit;
+
+		cxlpool_stats(w->pool, &st);
+		acc = st.accesses - w->prev.accesses;
+		hit = st.hits - w->prev.hits;
+		w->prev = st;
+		w->acc_all += acc;
+		w->hit_all += hit;
+		if (w->ns >= PW_MAX_SAMPLES)
+			return;
+		s = &w->s[w->ns++];
+		s->t_ms = t;
+		s->hit = acc ? (double)hit / (double)acc : -1;
+		s->fast_bytes = st.fast_used;
+		s->far_bytes = st.far_used;
+	}
+}
+
+void pw_end(struct pw *w)
+{
+	ROI_MARK(CXLBED_ROI_END, w->policy);
+	w->t0 = pw_now_ms() - w->t0;	/* now the region's guest time */
+	pw_vmstat_read(&w->vm1);
+	if (w->pool)
+		cxlpool_stats(w->pool, &w->st1);
+	if (!w->counts_itself)
+		sampler_stop();
+}
