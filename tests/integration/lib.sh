@@ -64,8 +64,9 @@ all_figures() {
 		 "\($n)@\($h)\($node).\(.key) \(.value)")' "$1/summary.json" | sort
 }
 
-# three_runs SCENARIO NAME: three runs into $outroot/NAME-1..3, the last
-# with both host cores spinning; every modeled figure the same within 1%.
+# three_runs SCENARIO NAME [TODO]: three runs into $outroot/NAME-1..3, the
+# last with both host cores spinning; every modeled figure the same within
+# 1% (a TAP TODO naming the gap when TODO is given and they are not).
 three_runs() {
 	tr_scn=$1 tr_name=$2
 	for r in 1 2 3; do
@@ -86,7 +87,11 @@ three_runs() {
 		lo = $2; hi = $2
 		for (i = 4; i <= 6; i += 2) { if ($i < lo) lo = $i; if ($i > hi) hi = $i }
 		if (lo <= 0 || (hi - lo) / lo > 0.01) print $1 ": " $2 " " $4 " " $6 }')
-	check "$tr_name: every figure within 1% over the three runs${far:+ ($far)}" [ -z "$far" ]
+	if [ -n "$far" ] && [ -n "${3:-}" ]; then	# a known gap, kept visible
+		tn=$((tn + 1)); echo "not ok $tn - $tr_name: every figure within 1% over the three runs ($far) # TODO $3"
+	else
+		check "$tr_name: every figure within 1% over the three runs${far:+ ($far)}" [ -z "$far" ]
+	fi
 }
 
 # A resource's configured read GB/s from a host's timing-model report.
