@@ -17,7 +17,9 @@
  *   sample = 1s             (utilisation sampling period)
  */
 #include "scenario.h"
+#include "duration.h"
 #include "error.h"
+#include "fault_schedule.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -46,19 +48,7 @@ static int key_line(const struct cfg_section *sec, const char *key)
 /* "2.5s", "500ms", "3": seconds, >= 0. */
 static bool parse_seconds(const char *text, double *out)
 {
-	char *end;
-	double v = g_ascii_strtod(text, &end);
-
-	if (end == text || v < 0)
-		return false;
-	while (*end == ' ')
-		end++;
-	if (!strcmp(end, "ms"))
-		v /= 1000;
-	else if (*end && strcmp(end, "s"))
-		return false;
-	*out = v;
-	return true;
+	return cb_parse_duration(text, out);
 }
 
 static bool one_of(const char *v, const char *a, const char *b)
@@ -232,4 +222,15 @@ bool scenario_check_events(const struct scenario *s, const struct cb_topology *t
 				    e->phase);
 	}
 	return true;
+}
+
+static bool workload_named(const void *ctx, const char *id)
+{
+	return has_workload(ctx, id);
+}
+
+bool scenario_check_faults(const struct scenario *s, const struct cb_topology *t,
+			   bool timing, GError **error)
+{
+	return fault_schedule_check(s->faults, t, timing, workload_named, s, error);
 }

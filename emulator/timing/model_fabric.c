@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "model_fabric.h"
+#include "model_degrade.h"
 
 #include <sched.h>
 #include <string.h>
@@ -130,13 +131,15 @@ double mf_access(struct mf_target *t, enum mf_dir dir, double issue,
 double mf_access_by(struct mf_target *t, enum mf_dir dir, double issue,
 		    uint32_t bytes, int who)
 {
-	double at = issue;
+	double at = issue, degraded = 0;
 
-	for (int i = 0; i < t->nres; i++)
-		at = mf_res_reserve(t->res[i], dir, at, bytes, t->mine[i],
-				    who);
+	for (int i = 0; i < t->nres; i++) {
+		at = mf_res_reserve(t->res[i], dir, at,
+				    mf_degraded_bytes(t->res[i], bytes), t->mine[i], who);
+		degraded += mf_degraded_ns(t->res[i]);
+	}
 	__atomic_fetch_add(&t->misses[dir], 1, __ATOMIC_RELAXED);
-	return at + mf_target_latency(t, dir);
+	return at + degraded + mf_target_latency(t, dir);
 }
 
 void mf_window_init(struct mf_window *w, int n)
