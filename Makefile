@@ -26,6 +26,7 @@ include emulator/emulator.mk
 include $(wildcard emulator/timing/timing.mk)
 include $(wildcard guest/guest.mk)
 include $(wildcard guest/runtime/runtime.mk)
+include $(wildcard guest/protect/protect.mk)
 include $(wildcard workloads/workloads.mk)
 include tests/tests.mk
 
