@@ -18,7 +18,7 @@
  *   delay = 40ms | modeled:40ms   (after the when = trigger)
  *   target = p1 | p1.ld0 | link:p1.ld0 | random
  *   host, offset, length, range, type, log, media-status, health-status,
- *   bandwidth, latency, duration, count, period, signal
+ *   bandwidth, latency, duration, count, period, signal, remove
  *
  * Parsing checks every key and value (exit 2, FILE:LINE); names are
  * checked against the topology by fault_schedule_check.
@@ -74,6 +74,8 @@ struct fault_spec {
 	int count;		/* link-flap: times */
 	double period_s;	/* link-flap: from one down to the next */
 	bool signal;		/* link faults: also a correctable error */
+	bool remove;		/* kill-pool-node: surprise-remove its LDs (else
+				 * they stay attached, media dead) */
 	struct cb_src src;
 };
 

@@ -56,7 +56,7 @@ int main(void)
 	struct scenario *s;
 
 	dir = g_dir_make_tmp("cxlbed-faults-XXXXXX", NULL);
-	plan(14 + 15);
+	plan(14 + 17);
 	g_free(write_file("t.topo",
 		"[pool p0]\nsize = 512M\nld-size = 256M\n[pool p1]\nsize = 256M\n"
 		"ld-size = 256M\n[host h0]\n[bridge hb0]\n[rootport rp0]\nhotplug = on\n"
@@ -130,6 +130,12 @@ int main(void)
 	ok(fault_kind_parse("kill-pool-node") == FK_KILL_POOL &&
 	   fault_kind_parse("link-flap") == FK_LINK_FLAP && fault_kind_parse("kill") == -1,
 	   "kind names parse, unknown ones do not");
+	s = load("[fault k]\nkind = kill-pool-node\ntarget = p0\nat = 1s\nremove = off\n",
+		 true, &err);
+	ok(s && spec(s, 0)->remove == false, "remove = off keeps a killed node's LDs attached");
+	scenario_free(s);
+	bad("bad remove", "[fault k]\nkind = kill-pool-node\ntarget = p0\nat = 1s\n"
+	    "remove = maybe\n", true, 9, "remove");
 	s = load("[fault l]\nkind = link-degrade\ntarget = link:p0.ld0\nat = 1s\n", true, &err);
 	ok(s != NULL, "a timing resource as a link fault's target");
 	scenario_free(s);
