@@ -42,8 +42,13 @@ check: all $(UNIT_TESTS)
 bench: all
 	@set -e; for b in $(BENCHES); do echo "== $$b"; $$b; done
 
+# A randomised fault campaign on booted guests (docs/faults.md):
+# make faults FAULT_RUNS=50 [FAULT_SEED=N]
+faults: all
+	tests/campaign/faults.sh
+
 clean:
 	rm -rf $(B)/obj $(B)/tests $(B)/guest $(CLEAN_FILES) cxlbed
 
-.PHONY: all check bench clean
+.PHONY: all check bench clean faults
 -include $(shell find $(B) -name '*.d' 2>/dev/null)

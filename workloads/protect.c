@@ -67,7 +67,8 @@ struct opts {
 	double wait_s;
 	bool repair, demand;
 	uint64_t seed;
-	int epochs_after;	/* keep going this many epochs after repair */
+	int epochs_after;	/* keep going this many epochs after repair (or
+				 * after blocks are known lost for good) */
 };
 
 static struct opts o = {
@@ -384,6 +385,10 @@ static void *repair_main(void *arg)
 			usleep(2000);
 			continue;
 		}
+		/* nothing could be placed last pass: try again less often, until
+		 * an LD arrives (the pass is what notices it) */
+		if (st.stripes_unplaceable >= st.stripes_degraded)
+			usleep(50000);
 		plog_repair_begin(&plog);
 		cxlbed_roi_begin(PLOG_ROI_REPAIR);
 		got = prot_repair(store, REPAIR_STEP);
@@ -604,7 +609,8 @@ int main(int argc, char **argv)
 		if ((i + 1) % o.epoch == 0) {
 			PLOG_END(&plog, PLOG_ROI_EPOCH, "epoch");
 			plog_epoch_end(&plog, store);
-			if (plog.failures_seen && plog_fully_protected(&plog, store))
+			if (plog.failures_seen && (plog_fully_protected(&plog, store) ||
+						   plog_beyond_repair(store)))
 				done_epochs_after++;
 			cxlbed_roi_begin(PLOG_ROI_EPOCH);
 			plog_epoch_begin(&plog);

@@ -180,6 +180,14 @@ bool plog_fully_protected(struct plog *p, struct prot_store *s)
 	return !st.stripes_degraded && !st.stripes_unplaceable && !st.blocks_lost;
 }
 
+bool plog_beyond_repair(struct prot_store *s)
+{
+	struct prot_stats st;
+
+	prot_get_stats(s, &st);
+	return st.blocks_lost > 0;
+}
+
 void plog_epoch_end(struct plog *p, struct prot_store *s)
 {
 	struct plog_epoch *e;

@@ -122,6 +122,8 @@ void plog_repair_bytes(struct plog *p, uint64_t bytes);
 void plog_repair_end(struct plog *p, struct prot_store *s);
 /* Nothing degraded and nothing waiting: protection is whole again. */
 bool plog_fully_protected(struct plog *p, struct prot_store *s);
+/* Blocks are lost for good: no repair will make the store whole again. */
+bool plog_beyond_repair(struct prot_store *s);
 
 void plog_print(struct plog *p, struct prot_store *s, FILE *f);
 

@@ -230,9 +230,10 @@ static void kill_pool(struct faults *f, struct fault_run *r, const char *pool)
 	}
 	/*
 	 * 3. every host loses the device (no release: the node is gone).
-	 * remove = off keeps it attached with dead media: QEMU 10.0.2 under
-	 * TCG can abort (iotlb_to_section) when a second region leaves the
-	 * memory map of a running guest (docs/faults.md).
+	 * Only with remove = on: QEMU 10.0.2 under TCG often aborts
+	 * (iotlb_to_section) when the guest's pciehp then takes the region
+	 * out of the memory map (docs/faults.md); by default the LDs stay
+	 * attached with dead media.
 	 */
 	json_object_set_boolean_member(r->params, "removed", r->spec->remove);
 	cb_foreach(lds, struct fm_ld_at, a) {

@@ -365,7 +365,7 @@ bool fault_schedule_parse_fault(struct fault_schedule *s, const struct cfg_file 
 		return FAIL(key_line(sec, "duration"), "a flap's duration (down time) "
 			    "must be shorter than its period");
 	if (!cfg_get_bool(f, sec, "signal", true, &x->signal, error) ||
-	    !cfg_get_bool(f, sec, "remove", true, &x->remove, error))
+	    !cfg_get_bool(f, sec, "remove", false, &x->remove, error))
 		return false;
 	unused = cfg_section_first_unused(sec);
 	if (unused)

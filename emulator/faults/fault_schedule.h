@@ -74,8 +74,9 @@ struct fault_spec {
 	int count;		/* link-flap: times */
 	double period_s;	/* link-flap: from one down to the next */
 	bool signal;		/* link faults: also a correctable error */
-	bool remove;		/* kill-pool-node: surprise-remove its LDs (else
-				 * they stay attached, media dead) */
+	bool remove;		/* kill-pool-node: surprise-remove its LDs (off,
+				 * the default: they stay attached, media dead;
+				 * docs/faults.md, "Pitfalls") */
 	struct cb_src src;
 };
 

@@ -130,9 +130,10 @@ int main(void)
 	ok(fault_kind_parse("kill-pool-node") == FK_KILL_POOL &&
 	   fault_kind_parse("link-flap") == FK_LINK_FLAP && fault_kind_parse("kill") == -1,
 	   "kind names parse, unknown ones do not");
-	s = load("[fault k]\nkind = kill-pool-node\ntarget = p0\nat = 1s\nremove = off\n",
-		 true, &err);
-	ok(s && spec(s, 0)->remove == false, "remove = off keeps a killed node's LDs attached");
+	s = load("[fault k]\nkind = kill-pool-node\ntarget = p0\nat = 1s\nremove = on\n"
+		 "[fault j]\nkind = kill-pool-node\ntarget = p1\nat = 2s\n", true, &err);
+	ok(s && spec(s, 0)->remove && !spec(s, 1)->remove,
+	   "remove = on surprise-removes a killed node's LDs; by default they stay");
 	scenario_free(s);
 	bad("bad remove", "[fault k]\nkind = kill-pool-node\ntarget = p0\nat = 1s\n"
 	    "remove = maybe\n", true, 9, "remove");
