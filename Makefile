@@ -28,6 +28,7 @@ include emulator/emulator.mk
 include $(wildcard emulator/timing/timing.mk)
 include $(wildcard guest/guest.mk)
 include $(wildcard guest/runtime/runtime.mk)
+include $(wildcard guest/protect/protect.mk)
 include $(wildcard workloads/workloads.mk)
 include tests/tests.mk
 
@@ -49,8 +50,13 @@ endif
 bench: all
 	@set -e; for b in $(BENCHES); do echo "== $$b"; $$b; done
 
+# A randomised fault campaign on booted guests (docs/faults.md):
+# make faults FAULT_RUNS=50 [FAULT_SEED=N]
+faults: all
+	tests/campaign/faults.sh
+
 clean:
 	rm -rf $(B)/obj $(B)/tests $(B)/guest $(CLEAN_FILES) cxlbed
 
-.PHONY: all check bench clean
+.PHONY: all check bench clean faults
 -include $(shell find $(B) -name '*.d' 2>/dev/null)

@@ -3,6 +3,7 @@
 #include "commands.h"
 #include "argv.h"
 #include "error.h"
+#include "fault_schedule.h"
 #include "guest_layer.h"
 #include "paths.h"
 #include "pci_numbers.h"
@@ -21,7 +22,8 @@ int run_prepare(const char *path, struct scenario **scn, struct cb_topology **to
 	if (*scn)
 		*topo = topology_load((*scn)->topology_path, &err);
 	if (*scn && *topo && (!qemu_check_topology(*topo, &err) ||
-			      !scenario_check_events(*scn, *topo, &err)))
+			      !scenario_check_events(*scn, *topo, &err) ||
+			      !scenario_check_faults(*scn, *topo, (*scn)->timing, &err)))
 		g_clear_pointer(topo, topology_free);
 	/* packages APT does not know: refused before anything is fetched */
 	if (*scn && *topo && !guest_layer_check_packages((*scn)->packages,
@@ -60,6 +62,7 @@ int cmd_run(int argc, char **argv)
 	g_autofree char *out = NULL;
 	g_autofree char *clock = NULL;
 	gboolean boot_only = FALSE, timing = FALSE, no_timing = FALSE;
+	gint64 fault_seed = -1;
 	GOptionEntry entries[] = {
 		{ "out", 'o', 0, G_OPTION_ARG_FILENAME, &out,
 		  "write results to DIR instead of results/RUN_ID: a new or empty "
@@ -74,6 +77,9 @@ int cmd_run(int argc, char **argv)
 		  "timing = off)", NULL },
 		{ "guest-clock", 0, 0, G_OPTION_ARG_STRING, &clock,
 		  GUEST_CLOCK_HELP, "modeled|host" },
+		{ "fault-seed", 0, 0, G_OPTION_ARG_INT64, &fault_seed,
+		  "the seed of the scenario's randomised faults (replays a run: "
+		  "summary.json and every failure print it; docs/faults.md)", "N" },
 		{ NULL }
 	};
 	g_autoptr(GOptionContext) ctx = g_option_context_new("[SCENARIO|TOPOLOGY]");
@@ -123,6 +129,20 @@ int cmd_run(int argc, char **argv)
 		g_ptr_array_set_size(scn->workloads, 0);
 	opts.out_dir = out;
 	opts.timing = timing || (scn->timing && !no_timing);
+	if (fault_seed >= 0 && !scn->faults) {
+		fprintf(stderr, "cxlbed run: --fault-seed: %s has no [fault] to randomise\n",
+			path);
+		return 2;
+	}
+	if (fault_seed >= 0) {
+		scn->faults->seed = (uint64_t)fault_seed;
+		scn->faults->seed_given = true;
+	}
+	if (!opts.timing && scn->faults &&
+	    !scenario_check_faults(scn, topo, false, &err)) {
+		fprintf(stderr, "%s\n", err->message);
+		return 2;
+	}
 	if (!opts.timing)
 		fprintf(stderr, "cxlbed run: timing model off (%s): latency and bandwidth will be "
 			"the guest's clock under emulation, a functional check, not hardware "

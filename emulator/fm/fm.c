@@ -6,6 +6,8 @@
  */
 #include "fm_priv.h"
 #include "fm_timing.h"
+#include "fm_faults.h"
+#include "faults.h"
 #include "argv.h"
 #include "error.h"
 #include "pool_report.h"
@@ -86,6 +88,10 @@ struct fm *fm_new(const struct cb_topology *t, const struct scenario *s,
 	fm->checks = g_ptr_array_new();
 	fm->fired = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 	fm->want = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+	fm->want_how = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
+					     (GDestroyNotify)json_object_unref);
+	/* the model's segment decides whether modeled times exist */
+	fm->faults = faults_new(s->faults, t, rundir, true);
 	return fm;
 }
 
@@ -252,6 +258,16 @@ static void read_demand(struct fm *fm, struct fm_host *fh)
 	while ((ev = g_queue_pop_head(&fh->agent->events))) {
 		const char *name = json_object_get_string_member_with_default(ev, "event", "");
 
+		if (!strcmp(name, "fault-report"))
+			faults_guest_report(fm->faults, fh->h->id, ev);
+		if (!strcmp(name, "guest-phase"))
+			faults_guest_phase(fm->faults, fh->h->id,
+				json_object_get_string_member_with_default(ev, "phase", ""));
+		if (!strcmp(name, "pool-demand") && (json_object_has_member(ev, "mode") ||
+						     json_object_has_member(ev, "avoid")))
+			/* what kind of capacity, and from which pools not */
+			g_hash_table_insert(fm->want_how, g_strdup(fh->h->id),
+					    json_object_ref(ev));
 		if (!strcmp(name, "pool-demand")) {
 			gint64 bytes = json_object_get_int_member_with_default(ev, "bytes", 0);
 			JsonObject *o = json_object_new();
@@ -280,6 +296,29 @@ static void read_demand(struct fm *fm, struct fm_host *fh)
 static bool ok_of(JsonObject *reply)
 {
 	return json_object_get_boolean_member_with_default(reply, "ok", FALSE);
+}
+
+/*
+ * The first free LD a demand may have: not from a pool it asked to avoid
+ * (a runtime re-protecting wants a failure domain it does not use yet).
+ * Under the FM's lock.
+ */
+static struct fm_ld *first_free_for(struct fm *fm, JsonObject *how)
+{
+	JsonArray *avoid = how && json_object_has_member(how, "avoid") ?
+			   json_object_get_array_member(how, "avoid") : NULL;
+	struct fm_ld *e;
+
+	cb_foreach(fm->map->lds, struct fm_ld, e) {
+		bool skip = e->state != FM_LD_FREE;
+
+		for (guint i = 0; !skip && avoid && i < json_array_get_length(avoid); i++)
+			skip = !g_strcmp0(json_array_get_string_element(avoid, i),
+					  e->ld->pool->id);
+		if (!skip)
+			return e;
+	}
+	return NULL;
 }
 
 /*
@@ -326,15 +365,19 @@ static void grant_demand(struct fm *fm)
 			gint64 size;
 			bool ok;
 
+			JsonObject *how = g_hash_table_lookup(fm->want_how, fh->h->id);
+
 			g_mutex_lock(&fm->lock);
-			e = fm_map_first_free(fm->map, NULL);
+			e = first_free_for(fm, how);
 			size = e ? (gint64)e->ld->size : 0;
 			g_mutex_unlock(&fm->lock);
 			if (!e)
 				break;	/* wait for a release */
 			r = fm_req_new(FM_REQ_BIND, "demand");
 			r->host = g_strdup(fh->h->id);
-			r->mode = g_strdup("ram");
+			r->ld = g_strdup(e->ld->id);
+			r->mode = g_strdup(how ? json_object_get_string_member_with_default(
+						how, "mode", "ram") : "ram");
 			reply = fm_do(fm, r);
 			ok = ok_of(reply);
 			json_object_unref(reply);
@@ -379,11 +422,14 @@ static gpointer worker(gpointer data)
 		if (r && r->kind == FM_REQ_PHASE) {
 			log_phase(fm, r->phase);
 			fire_due(fm, SCN_WHEN_PHASE, r->phase);
+			faults_phase(fm->faults, r->phase);
 			answer(r, NULL);
 		} else if (r) {
 			answer(r, fm_do(fm, r));
 		}
 		fire_due(fm, SCN_WHEN_TIME, NULL);
+		faults_tick(fm->faults);
+		fm_faults_poll(fm);
 		cb_foreach(fm->hosts, struct fm_host, fh)
 			read_demand(fm, fh);
 		if (fm->scn->fm_grant_demand)
@@ -415,6 +461,8 @@ bool fm_start(struct fm *fm, GError **error)
 		 fm->t->lds->len, fm->dir);
 	fm_sample(fm);
 	fire_due(fm, SCN_WHEN_START, NULL);
+	if (fm->faults)
+		faults_start(fm->faults, fm);
 	fm->next_sample_s = fm_now_s(fm) + fm->scn->fm_sample_s;
 	fm->worker = g_thread_new("cxlbed-fm", worker, fm);
 	return true;
@@ -429,6 +477,12 @@ void fm_phase(struct fm *fm, const char *name)
 	r = fm_req_new(FM_REQ_PHASE, "phase");
 	r->phase = g_strdup(name);
 	fm_submit(fm, r);
+}
+
+void fm_workload_mark(struct fm *fm, const char *host, const char *name, bool start)
+{
+	if (fm && fm->faults)
+		faults_workload(fm->faults, host, name, start, fm_now_s(fm));
 }
 
 /* Events that never fired fail their check: the scenario said they would. */
@@ -478,6 +532,12 @@ void fm_stop(struct fm *fm, struct run_result *res)
 	fm_control_stop(fm);
 	if (!fm->started)
 		return;
+	/* the last surprise removals, then what the faults did */
+	for (int i = 0; i < 40 && fm_removals_pending(fm); i++) {
+		g_usleep(250 * 1000);
+		fm_faults_poll(fm);
+	}
+	faults_finish(fm->faults, res);
 	fm_sample(fm);
 	check_unfired(fm);
 	pool = fm_status(fm);
@@ -515,6 +575,10 @@ void fm_free(struct fm *fm)
 	g_ptr_array_unref(fm->checks);
 	g_hash_table_unref(fm->fired);
 	g_hash_table_unref(fm->want);
+	g_hash_table_unref(fm->want_how);
+	if (fm->removals)
+		g_ptr_array_unref(fm->removals);
+	faults_free(fm->faults);
 	g_mutex_clear(&fm->lock);
 	g_free(fm->dir);
 	g_free(fm);

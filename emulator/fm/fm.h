@@ -34,6 +34,8 @@ bool fm_connect_host(struct fm *fm, const struct cb_host *h, gint64 deadline_us,
 bool fm_start(struct fm *fm, GError **error);
 /* A workload phase begins (the runner starts workload @name). */
 void fm_phase(struct fm *fm, const char *name);
+/* Workload @name starts or ends on @host: when faults met it (any thread). */
+void fm_workload_mark(struct fm *fm, const char *host, const char *name, bool start);
 /* Stop everything; the pool section, checks and the utilisation SVG go
  * into @res and the run folder. */
 void fm_stop(struct fm *fm, struct run_result *res);

@@ -56,6 +56,7 @@ const char *fm_ld_state_name(enum fm_ld_state s)
 	static const char *const names[] = {
 		[FM_LD_FREE] = "free", [FM_LD_BINDING] = "binding",
 		[FM_LD_BOUND] = "bound", [FM_LD_RELEASING] = "releasing",
+		[FM_LD_FAILING] = "failing", [FM_LD_FAILED] = "failed",
 	};
 	return names[s];
 }
@@ -137,6 +138,11 @@ bool fm_map_plan_bind(struct fm_map *m, const struct fm_ld *e,
 	g_autoptr(GPtrArray) ports = NULL;
 	const struct cb_port *p;
 
+	if (e->state == FM_LD_FAILED) {
+		*why = g_strdup_printf("%s is failed: its pool node %s was killed",
+				       e->ld->id, e->ld->pool->id);
+		return false;
+	}
 	if (e->state != FM_LD_FREE) {
 		*why = g_strdup_printf("%s is %s %s %s (since %.1f s); unbind it first",
 				       e->ld->id, fm_ld_state_name(e->state),
@@ -196,6 +202,19 @@ void fm_map_release_failed(struct fm_map *m, struct fm_ld *e)
 	e->state = FM_LD_BOUND;
 }
 
+void fm_map_begin_fail(struct fm_map *m, struct fm_ld *e)
+{
+	e->state = FM_LD_FAILING;
+}
+
+void fm_map_failed(struct fm_map *m, struct fm_ld *e, bool dead, bool port_reusable)
+{
+	if (e->state != FM_LD_FREE && e->state != FM_LD_FAILED)
+		fm_map_freed(m, e, port_reusable);
+	if (dead)
+		e->state = FM_LD_FAILED;
+}
+
 void fm_map_freed(struct fm_map *m, struct fm_ld *e, bool port_reusable)
 {
 	if (port_reusable)
@@ -220,8 +239,14 @@ struct fm_totals fm_map_totals(const struct fm_map *m, const struct cb_pool *poo
 	cb_foreach(m->lds, const struct fm_ld, e) {
 		uint64_t used;
 
-		if ((pool && e->ld->pool != pool) || e->state == FM_LD_FREE ||
-		    (h && e->b.host != h))
+		if ((pool && e->ld->pool != pool) || e->state == FM_LD_FREE)
+			continue;
+		if (e->state == FM_LD_FAILED) {
+			if (!h)
+				t.failed += e->ld->size;
+			continue;
+		}
+		if (h && e->b.host != h)
 			continue;
 		t.lent += e->ld->size;
 		if (e->b.used_bytes < 0)
@@ -230,7 +255,7 @@ struct fm_totals fm_map_totals(const struct fm_map *m, const struct cb_pool *poo
 		       MIN((uint64_t)e->b.used_bytes, e->ld->size);
 		t.used += used;
 	}
-	t.free = t.size > t.lent ? t.size - t.lent : 0;
+	t.free = t.size > t.lent + t.failed ? t.size - t.lent - t.failed : 0;
 	t.stranded = t.lent - t.used;
 	return t;
 }
@@ -249,7 +274,7 @@ JsonArray *fm_map_ld_info(const struct fm_map *m)
 		json_object_set_int_member(o, "offset", (gint64)e->ld->offset);
 		json_object_set_int_member(o, "size", (gint64)e->ld->size);
 		json_object_set_string_member(o, "state", fm_ld_state_name(e->state));
-		if (e->state != FM_LD_FREE) {
+		if (e->state != FM_LD_FREE && e->state != FM_LD_FAILED) {
 			json_object_set_string_member(o, "host", e->b.host->id);
 			json_object_set_string_member(o, "port", e->b.port->id);
 			json_object_set_string_member(o, "window", e->b.window->id);
@@ -296,7 +321,8 @@ JsonObject *fm_map_allocations(const struct fm_map *m)
 		const struct fm_ld *e;
 
 		cb_foreach(m->lds, const struct fm_ld, e)
-			if (e->state != FM_LD_FREE && e->b.host == h)
+			if (e->state != FM_LD_FREE && e->state != FM_LD_FAILED &&
+			    e->b.host == h)
 				json_array_add_string_element(lds, e->ld->id);
 		json_object_set_array_member(o, "lds", lds);
 		json_object_set_object_member(hosts, h->id, o);
@@ -312,6 +338,8 @@ JsonObject *fm_map_allocations(const struct fm_map *m)
 		json_object_set_string_member(o, "pool", p->id);
 		json_object_set_int_member(o, "size", (gint64)t.size);
 		json_object_set_int_member(o, "free", (gint64)t.free);
+		if (t.failed)
+			json_object_set_int_member(o, "failed", (gint64)t.failed);
 		json_array_add_object_element(pools, o);
 	}
 	json_object_set_object_member(out, "hosts", hosts);

@@ -18,6 +18,9 @@ enum fm_ld_state {
 	FM_LD_BINDING,		/* QMP and the guest's attach under way */
 	FM_LD_BOUND,		/* a host holds it */
 	FM_LD_RELEASING,	/* release handshake under way */
+	FM_LD_FAILING,		/* taken from its host without a release (a
+				 * fault): QEMU is removing the device */
+	FM_LD_FAILED,		/* its pool node is dead: never bound again */
 };
 
 /* What a bound LD is on its host. */
@@ -78,14 +81,20 @@ void fm_map_begin_release(struct fm_map *m, struct fm_ld *e);
 void fm_map_freed(struct fm_map *m, struct fm_ld *e, bool port_reusable);
 /* A release the host refused: the LD stays where it was. */
 void fm_map_release_failed(struct fm_map *m, struct fm_ld *e);
+/* Faults (docs/faults.md): a bound LD is being surprise-removed... */
+void fm_map_begin_fail(struct fm_map *m, struct fm_ld *e);
+/* ...and is gone: dead for good (@dead: its pool node was killed) or back
+ * to the pool (revoked); @port_reusable as for fm_map_freed. */
+void fm_map_failed(struct fm_map *m, struct fm_ld *e, bool dead, bool port_reusable);
 
 /* Capacity figures of one pool (or all, @pool NULL), bytes. */
 struct fm_totals {
 	uint64_t size;		/* the pool(s) */
 	uint64_t lent;		/* bound, binding or releasing */
 	uint64_t used;		/* what hosts report allocated on lent LDs */
-	uint64_t free;		/* size - lent */
+	uint64_t free;		/* size - lent - failed */
 	uint64_t stranded;	/* lent - used */
+	uint64_t failed;	/* in dead pool nodes: neither lent nor free */
 	int unknown;		/* lent LDs whose use is not known (counted used) */
 };
 struct fm_totals fm_map_totals(const struct fm_map *m, const struct cb_pool *pool,

@@ -86,8 +86,8 @@ static struct fm_ld *named_ld(struct fm *fm, const struct fm_req *r,
 	return NULL;
 }
 
-static JsonNode *qmp_do(struct fm_host *fh, const char *cmd, JsonObject *args,
-			GError **error)
+JsonNode *fm_qmp_do(struct fm_host *fh, const char *cmd, JsonObject *args,
+		    GError **error)
 {
 	JsonNode *n = qmp_execute(fh->qmp, cmd, args, in_s(QMP_S), error);
 
@@ -98,14 +98,14 @@ static JsonNode *qmp_do(struct fm_host *fh, const char *cmd, JsonObject *args,
 }
 
 /* Is QEMU's device @id still there? -1 when QMP cannot say. */
-static int device_present(struct fm_host *fh, const char *id)
+int fm_device_present(struct fm_host *fh, const char *id)
 {
 	g_autoptr(JsonObject) args = json_object_new();
 	g_autoptr(JsonNode) n = NULL;
 	JsonArray *a;
 
 	json_object_set_string_member(args, "path", "/machine/peripheral");
-	n = qmp_do(fh, "qom-list", args, NULL);
+	n = fm_qmp_do(fh, "qom-list", args, NULL);
 	if (!n || !JSON_NODE_HOLDS_ARRAY(n))
 		return -1;
 	a = json_node_get_array(n);
@@ -121,7 +121,7 @@ static bool wait_gone(struct fm_host *fh, const char *id, int seconds)
 	gint64 end = in_s(seconds);
 
 	do {
-		if (device_present(fh, id) == 0)
+		if (fm_device_present(fh, id) == 0)
 			return true;
 		g_usleep(100 * 1000);
 	} while (g_get_monotonic_time() < end && !fh->broken);
@@ -142,7 +142,7 @@ static bool remove_device(struct fm_host *fh, const char *id, const char **how)
 		return true;
 	*how = "device_del";
 	json_object_set_string_member(args, "id", id);
-	n = qmp_do(fh, "device_del", args, NULL);
+	n = fm_qmp_do(fh, "device_del", args, NULL);
 	return n && wait_gone(fh, id, DEVICE_DEL_WAIT_S);
 }
 
@@ -151,13 +151,13 @@ static bool remove_device(struct fm_host *fh, const char *id, const char **how)
  * device goes (ct3_exit), so object-del fails with "in use"; the backend
  * then stays, unreachable, and the next binding takes a fresh id.
  */
-static bool drop_backend(struct fm_host *fh, const char *backend)
+bool fm_drop_backend(struct fm_host *fh, const char *backend)
 {
 	g_autoptr(JsonObject) args = json_object_new();
 	g_autoptr(JsonNode) n = NULL;
 
 	json_object_set_string_member(args, "id", backend);
-	n = qmp_do(fh, "object-del", args, NULL);
+	n = fm_qmp_do(fh, "object-del", args, NULL);
 	return n != NULL;
 }
 
@@ -185,7 +185,7 @@ static bool qemu_plug(struct fm *fm, struct fm_host *fh, const struct cb_ld *ld,
 	json_object_set_boolean_member(mem, "share", TRUE);
 	json_object_set_int_member(mem, "offset", (gint64)ld->offset);
 	json_object_set_int_member(mem, "size", (gint64)ld->size);
-	n1 = qmp_do(fh, "object-add", mem, error);
+	n1 = fm_qmp_do(fh, "object-add", mem, error);
 	if (!n1)
 		return false;
 	json_object_set_string_member(dv, "driver", "cxl-type3");
@@ -196,9 +196,9 @@ static bool qemu_plug(struct fm *fm, struct fm_host *fh, const struct cb_ld *ld,
 	json_object_set_string_member(dv, "cdat", cdat);
 	json_object_set_string_member(dv, "x-speed", qemu_speed_name(dev->link.speed_gts));
 	json_object_set_string_member(dv, "x-width", width);
-	n2 = qmp_do(fh, "device_add", dv, error);
+	n2 = fm_qmp_do(fh, "device_add", dv, error);
 	if (!n2) {
-		drop_backend(fh, backend);	/* not mapped yet: it goes */
+		fm_drop_backend(fh, backend);	/* not mapped yet: it goes */
 		return false;
 	}
 	return true;
@@ -357,10 +357,10 @@ static JsonObject *do_unbind(struct fm *fm, const struct fm_req *r,
 		return NULL;
 	}
 	if (e->state != FM_LD_BOUND || (h && e->b.host != h)) {
+		bool held = e->b.host != NULL;	/* not free, not failed */
+
 		refuse(o, error, "%s is %s%s%s%s", e->ld->id, fm_ld_state_name(e->state),
-		       e->state == FM_LD_FREE ? "" : " (",
-		       e->state == FM_LD_FREE ? "" : e->b.host->id,
-		       e->state == FM_LD_FREE ? "" : ")");
+		       held ? " (" : "", held ? e->b.host->id : "", held ? ")" : "");
 		g_mutex_unlock(&fm->lock);
 		return NULL;
 	}
@@ -391,7 +391,7 @@ static JsonObject *do_unbind(struct fm *fm, const struct fm_req *r,
 	}
 	fm_timing_unbound(fm, fh, e);
 	removed = remove_device(fh, id, &how);
-	dropped = removed && drop_backend(fh, backend);
+	dropped = removed && fm_drop_backend(fh, backend);
 	g_mutex_lock(&fm->lock);
 	fm_map_freed(fm->map, e, removed);
 	g_mutex_unlock(&fm->lock);

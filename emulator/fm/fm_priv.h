@@ -9,6 +9,7 @@
 #include "qmp.h"
 
 struct tm_shared;
+struct faults;
 
 struct fm_host {
 	const struct cb_host *h;
@@ -57,8 +58,11 @@ struct fm {
 	GPtrArray *checks;	/* struct res_check *, added at fm_stop */
 	GHashTable *fired;	/* event ids that fired */
 	GHashTable *want;	/* host id -> gint64 bytes wanted, not yet bound */
+	GHashTable *want_how;	/* host id -> its last demand's {mode, avoid} */
 	double next_sample_s;
 	unsigned int binds, unbinds;
+	GPtrArray *removals;	/* fm_faults.c: surprise removals under way */
+	struct faults *faults;	/* the scenario's fault schedule, or NULL */
 };
 
 double fm_now_s(const struct fm *fm);
@@ -66,6 +70,12 @@ struct fm_host *fm_host_of(struct fm *fm, const char *id);
 void fm_check(struct fm *fm, const char *name, bool pass, const char *fmt, ...)
 	G_GNUC_PRINTF(4, 5);
 
+/* fm_ops.c: QMP on the FM's monitor (a failing monitor marks @fh broken);
+ * is QEMU's device @id there (-1: cannot say); drop a memory backend. */
+JsonNode *fm_qmp_do(struct fm_host *fh, const char *cmd, JsonObject *args,
+		    GError **error);
+int fm_device_present(struct fm_host *fh, const char *id);
+bool fm_drop_backend(struct fm_host *fh, const char *backend);
 /* fm_ops.c: one bind or unbind, start to end (worker thread). */
 JsonObject *fm_do(struct fm *fm, const struct fm_req *r);
 /* fm_ops.c: the guests' use of their LDs into the map, and a sample. */

@@ -9,6 +9,7 @@
  * bumped, and the plugin reloads at its next check-in.
  */
 #include "fm_timing.h"
+#include "fm_faults.h"
 #include "timing_config.h"
 #include "timing_run.h"
 #include "timing/shm_links.h"
@@ -115,4 +116,14 @@ void fm_timing_close(struct fm_host *fh)
 		munmap(fh->shm, sizeof(*fh->shm));
 	fh->shm = NULL;
 	g_clear_pointer(&fh->timing_base, g_free);
+}
+
+struct tm_shared *fm_timing_segment(struct fm *fm)
+{
+	struct fm_host *fh;
+
+	cb_foreach(fm->hosts, struct fm_host, fh)
+		if (probe(fm, fh))
+			return fh->shm;
+	return NULL;
 }

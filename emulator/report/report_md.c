@@ -2,6 +2,7 @@
 /* report.md: the human record of a run, next to summary.json. */
 #include "figures.h"
 #include "policy_report.h"
+#include "fault_report.h"
 #include "pool_report.h"
 #include "result.h"
 
@@ -69,6 +70,7 @@ bool result_write_report(const struct run_result *r, const char *path,
 	policy_report_md(s, r);
 	if (r->pool)
 		pool_report_md(s, r->pool);
+	fault_report_md(s, r);
 	g_string_append(s, "\n## Checks\n\n| check | result | detail |\n|---|---|---|\n");
 	for (guint i = 0; i < r->checks->len; i++) {
 		const struct res_check *c = g_ptr_array_index(r->checks, i);

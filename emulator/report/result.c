@@ -56,6 +56,7 @@ struct run_result *result_new(void)
 	r->hosts = g_ptr_array_new_with_free_func(host_free);
 	r->workloads = g_ptr_array_new_with_free_func(workload_free);
 	r->faults = g_ptr_array_new_with_free_func((GDestroyNotify)json_object_unref);
+	r->fault_seed = -1;
 	r->checks = g_ptr_array_new_with_free_func(check_free);
 	return r;
 }

@@ -76,7 +76,8 @@ struct run_result {
 	char *interrupted;	/* signal name if Ctrl-C etc., else NULL */
 	GPtrArray *hosts;	/* struct res_host * */
 	GPtrArray *workloads;	/* struct res_workload * */
-	GPtrArray *faults;	/* JsonObject * (fault injection, later) */
+	GPtrArray *faults;	/* JsonObject *: faults[] (docs/faults.md) */
+	gint64 fault_seed;	/* the faults' seed; -1: no faults */
 	JsonObject *pool;	/* the fabric manager's record, or NULL
 				 * (docs/pooling.md; pool_report.c) */
 	GPtrArray *checks;	/* struct res_check * */

@@ -163,6 +163,7 @@ struct run_result *result_from_json(JsonObject *o)
 		for (guint i = 0; i < json_array_get_length(a); i++)
 			if (object_at(a, i))
 				read_workload(r, object_at(a, i));
+	r->fault_seed = json_object_get_int_member_with_default(o, "fault_seed", -1);
 	if ((a = array_of(o, "faults")))
 		for (guint i = 0; i < json_array_get_length(a); i++)
 			if (object_at(a, i))

@@ -127,6 +127,11 @@ JsonNode *result_to_json(const struct run_result *r)
 		add_workload(b, g_ptr_array_index(r->workloads, i));
 	json_builder_end_array(b);
 
+	if (r->fault_seed >= 0) {
+		/* replays the run: cxlbed run SCENARIO --fault-seed N */
+		json_builder_set_member_name(b, "fault_seed");
+		json_builder_add_int_value(b, r->fault_seed);
+	}
 	json_builder_set_member_name(b, "faults");
 	json_builder_begin_array(b);
 	for (guint i = 0; i < r->faults->len; i++) {

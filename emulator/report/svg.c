@@ -288,6 +288,27 @@ static void draw_legend(GString *s, const struct svg_plot *p, const struct layou
 	g_string_append(s, "</g>\n");
 }
 
+/* Events on a timeline: dashed verticals, labelled along their length. */
+static void draw_marks(GString *s, const struct svg_plot *p, const struct layout *l,
+		       const struct axis *ax)
+{
+	int base = PLOT_H - BOTTOM;
+
+	for (guint i = 0; i < p->nmarks; i++) {
+		const struct svg_vmark *m = &p->marks[i];
+		const char *c = m->colour ? m->colour : "#777";
+		double x = px(l, ax, m->x);
+		g_autofree char *rot = g_strdup_printf(" font-size=\"10\" fill=\"%s\" "
+						       "transform=\"rotate(-90 %.1f %d)\"",
+						       c, x - 3, TOP + 4);
+
+		g_string_append_printf(s, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" "
+				       "y2=\"%d\" stroke=\"%s\" stroke-width=\"1.5\" "
+				       "stroke-dasharray=\"4 3\"/>\n", x, TOP, x, base, c);
+		text(s, x - 3, TOP + 4, "end", rot, m->label ? m->label : "");
+	}
+}
+
 char *svg_line_plot(const struct svg_plot *p)
 {
 	GString *s = g_string_new(NULL);
@@ -300,6 +321,8 @@ char *svg_line_plot(const struct svg_plot *p)
 			xmax = MAX(xmax, p->series[i].x[j]);
 			ymax = MAX(ymax, p->series[i].y[j]);
 		}
+	for (guint i = 0; i < p->nmarks; i++)
+		xmax = MAX(xmax, p->marks[i].x);
 	ax = make_axis(xmax);
 	ay = make_axis(ymax);
 
@@ -322,6 +345,7 @@ char *svg_line_plot(const struct svg_plot *p)
 		draw_series(s, &p->series[i], &st, &l, &ax, &ay);
 	}
 	g_string_append(s, "</g>\n");
+	draw_marks(s, p, &l, &ax);
 	draw_legend(s, p, &l);
 	g_string_append(s, "</svg>\n");
 	return g_string_free(s, FALSE);

@@ -16,12 +16,21 @@ struct svg_series {
 	guint n;
 };
 
+/* A vertical line at @x across the plot, its label written along it. */
+struct svg_vmark {
+	double x;
+	const char *label;
+	const char *colour;	/* NULL: grey */
+};
+
 struct svg_plot {
 	const char *title;
 	const char *subtitle;	/* smaller line under the title, may be NULL */
 	const char *x_label, *y_label;
 	const struct svg_series *series;
 	guint nseries;
+	const struct svg_vmark *marks;	/* may be NULL (a timeline's events) */
+	guint nmarks;
 };
 
 /* The whole document; caller frees. */

@@ -4,6 +4,7 @@
 #include "command_workload.h"
 #include "guest_layer.h"
 #include "data_check.h"
+#include "fault_rois.h"
 #include "fm.h"
 #include "pool_check.h"
 #include "timing_run.h"
@@ -529,6 +530,7 @@ static void send_run(struct run *run, struct pending *p, JsonObject *args)
 
 	/* a phase starts: scenario events waiting for it fire now */
 	fm_phase(run->fm, p->w->id);
+	fm_workload_mark(run->fm, p->hr->h->id, p->w->id, true);
 	if (p->hr->timing_report)
 		p->first_roi = timing_report_roi_count(p->hr->timing_report);
 	p->t0 = g_get_monotonic_time();
@@ -712,6 +714,7 @@ static void finish_one(struct run *run, struct pending *p)
 	else
 		g_set_error(&err, G_IO_ERROR, G_IO_ERROR_FAILED, "%s", rw->error);
 	rw->wall_s = (g_get_monotonic_time() - p->t0) / 1e6;
+	fm_workload_mark(run->fm, hr->h->id, p->w->id, false);
 	if (!res) {
 		explain_exit(run, hr, &err);
 		g_free(rw->error);
@@ -739,6 +742,9 @@ static void finish_one(struct run *run, struct pending *p)
 		rw->error = g_strdup_printf("exit %" G_GINT64_FORMAT ": %s", status,
 			json_object_get_string_member_with_default(res, "stderr", ""));
 	}
+	/* a protected workload's markers in modeled time (docs/faults.md) */
+	if (rw->output && hr->timing_report)
+		fault_rois_merge(rw->output, hr->timing_report, p->first_roi);
 	result_check(run->res, check, rw->ok, "%s", rw->ok ? "ran" : rw->error);
 	absorb_output(p->dax ? result_host_find_dax(hr->res, p->dax->region) :
 		      result_host_find_node(hr->res, p->node), rw->output);

@@ -2,6 +2,7 @@
 #include "scenario.h"
 #include "cfgfile.h"
 #include "error.h"
+#include "fault_schedule.h"
 
 #include <limits.h>
 #include <string.h>
@@ -33,6 +34,7 @@ void scenario_free(struct scenario *s)
 	g_strfreev(s->packages);
 	g_ptr_array_unref(s->files);
 	g_ptr_array_unref(s->events);
+	fault_schedule_free(s->faults);
 	g_free(s);
 }
 
@@ -353,11 +355,18 @@ struct scenario *scenario_parse(const char *path, const char *text, gssize len,
 		} else if (!strcmp(sec->kind, "fm")) {
 			if (!scenario_parse_fm(s, f, sec, error))
 				return NULL;
+		} else if (!strcmp(sec->kind, "faults") || !strcmp(sec->kind, "fault")) {
+			if (!s->faults)
+				s->faults = fault_schedule_new();
+			if (!(strcmp(sec->kind, "faults") ?
+			      fault_schedule_parse_fault(s->faults, f, sec, error) :
+			      fault_schedule_parse_faults(s->faults, f, sec, error)))
+				return NULL;
 		} else {
 			cxlbed_input_error(error, path, sec->line,
 					   "unknown section [%s] in a scenario; "
 					   "expected [scenario], [workload NAME], "
-					   "[event NAME] or [fm]",
+					   "[event NAME], [fm], [faults] or [fault NAME]",
 					   sec->kind);
 			return NULL;
 		}

@@ -9,7 +9,8 @@
 
 #include "cfgfile.h"
 #include "topology.h"
-#include "cfgfile.h"
+
+struct fault_schedule;
 
 struct scn_workload {
 	char *id;
@@ -56,6 +57,7 @@ struct scenario {
 	bool timing;		/* the timing model (default); `timing = off`: guest clock */
 	GPtrArray *workloads;	/* struct scn_workload * */
 	GPtrArray *events;	/* struct scn_event * (scenario_events.c) */
+	struct fault_schedule *faults;	/* [faults], [fault NAME] (docs/faults.md) */
 	bool fm_grant_demand;	/* [fm] demand = grant: act on pool-demand */
 	double fm_sample_s;	/* [fm] sample: utilisation sampling period */
 	/* The guest's extra layer (scenario_user.c, guest_layer.c) */
@@ -113,6 +115,9 @@ bool scenario_parse_fm(struct scenario *s, const struct cfg_file *f,
 bool scenario_check_events(const struct scenario *s, const struct cb_topology *t,
 			   GError **error);
 void scn_event_free(gpointer p);
+/* The fault schedule against the topology, with or without timing model. */
+bool scenario_check_faults(const struct scenario *s, const struct cb_topology *t,
+			   bool timing, GError **error);
 typedef struct scenario scenario;
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(scenario, scenario_free)
 

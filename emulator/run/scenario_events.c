@@ -17,7 +17,9 @@
  *   sample = 1s             (utilisation sampling period)
  */
 #include "scenario.h"
+#include "duration.h"
 #include "error.h"
+#include "fault_schedule.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -49,22 +51,9 @@ static int key_line(const struct cfg_section *sec, const char *key)
  */
 static bool parse_seconds(const char *text, double *out)
 {
-	const char *unit = text;
-	g_autofree char *num = NULL;
 	double v;
 
-	while (g_ascii_isdigit(*unit) || *unit == '.')
-		unit++;
-	num = g_strndup(text, unit - text);
-	if (!cfg_parse_real(num, &v))
-		return false;
-	while (*unit == ' ')
-		unit++;
-	if (!strcmp(unit, "ms"))
-		v /= 1000;
-	else if (*unit && strcmp(unit, "s"))
-		return false;
-	if (v > SCN_MAX_RUN_S)
+	if (!cb_parse_duration(text, &v) || v > SCN_MAX_RUN_S)
 		return false;
 	*out = v;
 	return true;
@@ -246,4 +235,15 @@ bool scenario_check_events(const struct scenario *s, const struct cb_topology *t
 				    e->phase);
 	}
 	return true;
+}
+
+static bool workload_named(const void *ctx, const char *id)
+{
+	return has_workload(ctx, id);
+}
+
+bool scenario_check_faults(const struct scenario *s, const struct cb_topology *t,
+			   bool timing, GError **error)
+{
+	return fault_schedule_check(s->faults, t, timing, workload_named, s, error);
 }

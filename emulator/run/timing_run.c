@@ -88,7 +88,7 @@ void timing_run_cleanup(const char *run_id)
 	shm_unlink(shm);
 }
 
-static JsonArray *report_rois(JsonParser *p, const char *report)
+JsonArray *timing_report_rois(JsonParser *p, const char *report)
 {
 	JsonNode *root;
 	JsonObject *o;
@@ -105,7 +105,7 @@ static JsonArray *report_rois(JsonParser *p, const char *report)
 guint timing_report_roi_count(const char *report)
 {
 	g_autoptr(JsonParser) p = json_parser_new();
-	JsonArray *rois = report_rois(p, report);
+	JsonArray *rois = timing_report_rois(p, report);
 
 	return rois ? json_array_get_length(rois) : 0;
 }
@@ -205,7 +205,7 @@ bool timing_merge(JsonObject *output, const char *report, guint first_roi,
 		  GError **error)
 {
 	g_autoptr(JsonParser) p = json_parser_new();
-	JsonArray *rois = report_rois(p, report);
+	JsonArray *rois = timing_report_rois(p, report);
 	g_autoptr(GHashTable) bw = NULL;
 	g_autoptr(GArray) taken = NULL;
 	JsonArray *want, *matched;

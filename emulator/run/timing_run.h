@@ -34,6 +34,8 @@ void timing_run_cleanup(const char *run_id);
 char *timing_report_path(const char *dir, const struct cb_host *h);
 /* RUN/timing-HOST.cfg, the host's plugin config (rewritten by the FM). */
 char *timing_config_path(const char *dir, const struct cb_host *h);
+/* The report's "rois" array, parsed by @p (which owns it); NULL if none. */
+JsonArray *timing_report_rois(JsonParser *p, const char *report);
 /* How many ROIs the report holds now (0 if none yet). */
 guint timing_report_roi_count(const char *report);
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "model_fabric.h"
+#include "model_degrade.h"
 
 #include <sched.h>
 #include <string.h>
@@ -103,19 +104,21 @@ double mf_access(struct mf_target *t, enum mf_dir dir, double issue,
 double mf_access_by(struct mf_target *t, enum mf_dir dir, double issue,
 		    uint32_t bytes, int who, double *passed)
 {
-	double at = issue, queued = 0;
+	double at = issue, queued = 0, degraded = 0;
 
 	for (int i = 0; i < t->nres; i++) {
 		double q;
 
-		at = mf_res_reserve(t->res[i], dir, at, bytes, t->mine[i], who,
+		at = mf_res_reserve(t->res[i], dir, at,
+				    mf_degraded_bytes(t->res[i], bytes), t->mine[i], who,
 				    &q);
 		queued += q;
+		degraded += mf_degraded_ns(t->res[i]);
 	}
 	__atomic_fetch_add(&t->misses[dir], 1, __ATOMIC_RELAXED);
 	if (passed)
 		*passed = at;
-	return at + queued + mf_target_latency(t, dir);
+	return at + queued + degraded + mf_target_latency(t, dir);
 }
 
 void mf_window_init(struct mf_window *w, int n)

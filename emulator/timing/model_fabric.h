@@ -51,6 +51,13 @@ struct mf_res {
 	double gbps[2];		/* read, write; 0 = unlimited */
 	double queue_ns;	/* M/D/1 service time (model_lane.h); 0 none */
 	int lock;
+	/*
+	 * A fault's degradation (model_degrade.h), set live by the run: each
+	 * byte occupies the resource 1/degrade_bw times as long (a link
+	 * retrained narrower or slower, replays), and every access crossing
+	 * it takes degrade_ns more. 0, 0: not degraded.
+	 */
+	double degrade_bw, degrade_ns;
 	struct mf_counters total;
 	struct mf_user users[MF_USERS];
 	struct mf_lane lane[2];

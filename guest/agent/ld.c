@@ -29,6 +29,7 @@
 #include "json_util.h"
 #include "proto.h"
 #include "pool_runtime.h"
+#include "ld_faults.h"
 
 #define ATTACH_TIMEOUT_S 60
 #define RELEASE_TIMEOUT_S 120
@@ -113,6 +114,8 @@ json_object *cmd_attach_ld(json_object *args, char *err)
 		 json_object_get_string(json_object_object_get(res, "region")));
 	jadd_int(res, "read_latency_ns", sysfs_ll(path, -1));
 	jadd_double(res, "attach_s", mono_s() - t0);
+	ld_unmask_ras(memdev, res);
+	ld_registry_add(args, res);
 	pool_runtime_took(serial, res);
 	return res;
 }
@@ -315,6 +318,7 @@ json_object *cmd_release_ld(json_object *args, char *err)
 	}
 	agent_log("%s: released (serial %llu)", name, serial);
 eject:
+	ld_registry_remove(serial);
 	if (arg_int(args, "eject", 1) && eject(memdev, res, err) < 0 && err[0])
 		goto fail;
 	goto out;

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "agent.h"
+#include "ld_faults.h"
 #include "pool_runtime.h"
 #include "proto.h"
 
@@ -40,6 +41,7 @@ static const struct {
 	{ "attach-ld", cmd_attach_ld },
 	{ "release-ld", cmd_release_ld },
 	{ "ld-usage", cmd_ld_usage },
+	{ "ld-fault", cmd_ld_fault },
 };
 
 static double now_s(void)

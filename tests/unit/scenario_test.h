@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * For scenario tests: files written into a scratch folder (@dir, set by
- * the test), and a scenario expected to fail with FILE:LINE: in front.
+ * the test), and a scenario expected to fail with FILE:LINE: in front
+ * (a test with a bad() of its own defines SCENARIO_TEST_OWN_BAD).
  */
 #ifndef CXLBED_SCENARIO_TEST_H
 #define CXLBED_SCENARIO_TEST_H
@@ -20,6 +21,7 @@ static char *write_file(const char *name, const char *text)
 	return path;
 }
 
+#ifndef SCENARIO_TEST_OWN_BAD
 /* Load, expect an input error whose message starts with FILE:LINE:. */
 static void bad(const char *what, const char *text, int line, const char *needle)
 {
@@ -35,5 +37,6 @@ static void bad(const char *what, const char *text, int line, const char *needle
 		diag("  message: %s", err->message);
 	scenario_free(s);
 }
+#endif
 
 #endif

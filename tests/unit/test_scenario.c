@@ -59,7 +59,7 @@ int main(void)
 	bad("topology file missing", "[scenario]\ntopology = nope.topo\n", 2, "does not exist");
 	bad("unknown key", "[scenario]\ntopology = t.topo\ncolour = blue\n", 3, "colour");
 	bad("workload without program", "[scenario]\ntopology = t.topo\n[workload w]\nnodes = all\n", 3, "program");
-	bad("unknown section", "[scenario]\ntopology = t.topo\n[fault f]\n", 3, "unknown section");
+	bad("unknown section", "[scenario]\ntopology = t.topo\n[colour c]\n", 3, "unknown section");
 	bad("bad number", "[scenario]\ntopology = t.topo\ntimeout = soon\n", 3, "timeout");
 	bad("bad dax value", "[scenario]\ntopology = t.topo\n[workload w]\n"
 	    "program = cxlbed-chase\ndax = some\n", 5, "dax = 'some'");

@@ -1,0 +1,442 @@
+// SPDX-License-Identifier: MIT
+#include "fault_schedule.h"
+#include "duration.h"
+#include "error.h"
+
+#include <math.h>
+#include <string.h>
+
+static const char *const kind_names[] = {
+	[FK_KILL_POOL] = "kill-pool-node", [FK_REVOKE] = "revoke-capacity",
+	[FK_POISON] = "poison", [FK_COR_ERROR] = "cor-error",
+	[FK_UNCOR_ERROR] = "uncor-error", [FK_GM_EVENT] = "gm-event",
+	[FK_DRAM_EVENT] = "dram-event", [FK_MODULE_EVENT] = "module-event",
+	[FK_LINK_DEGRADE] = "link-degrade", [FK_LINK_FLAP] = "link-flap",
+	[FK_RANDOM] = "random",
+};
+
+/* QMP's CxlCorErrorType and CxlUncorErrorType (QEMU 10.0.2 qapi/cxl.json). */
+static const char *const cor_types[] = {
+	"cache-data-ecc", "mem-data-ecc", "crc-threshold", "retry-threshold",
+	"cache-poison-received", "mem-poison-received", "physical", NULL,
+};
+static const char *const uncor_types[] = {
+	"cache-data-parity", "cache-address-parity", "cache-be-parity",
+	"cache-data-ecc", "mem-data-parity", "mem-address-parity", "mem-be-parity",
+	"mem-data-ecc", "reinit-threshold", "rsvd-encoding", "poison-received",
+	"receiver-overflow", "internal", "cxl-ide-tx", "cxl-ide-rx", NULL,
+};
+static const char *const logs[] = { "informational", "warning", "failure", "fatal", NULL };
+
+const char *fault_kind_name(enum fault_kind k)
+{
+	return k <= FK_RANDOM ? kind_names[k] : "?";
+}
+
+int fault_kind_parse(const char *name)
+{
+	for (int k = 0; k <= FK_RANDOM; k++)
+		if (!strcmp(name, kind_names[k]))
+			return k;
+	return -1;
+}
+
+bool fault_kind_targets_pool(enum fault_kind k)
+{
+	return k == FK_KILL_POOL;
+}
+
+bool fault_kind_is_link(enum fault_kind k)
+{
+	return k == FK_LINK_DEGRADE || k == FK_LINK_FLAP;
+}
+
+uint64_t fault_rng_next(uint64_t *state)
+{
+	uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
+
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+	return z ^ (z >> 31);
+}
+
+uint64_t fault_rng_for(uint64_t seed, const char *id)
+{
+	uint64_t h = seed ^ 0xCB5EFA17u;
+
+	for (const char *p = id; *p; p++)
+		h = (h ^ (uint8_t)*p) * 0x100000001B3ull;
+	return h;
+}
+
+double fault_rng_between(uint64_t *state, double lo, double hi)
+{
+	return lo + (hi - lo) * ((double)(fault_rng_next(state) >> 11) / 9007199254740992.0);
+}
+
+struct fault_schedule *fault_schedule_new(void)
+{
+	struct fault_schedule *s = g_new0(struct fault_schedule, 1);
+
+	s->seed = 1;
+	s->detect_bound_s = 0.1;
+	s->specs = g_ptr_array_new();
+	return s;
+}
+
+static void spec_free(struct fault_spec *f)
+{
+	g_free(f->id);
+	g_free(f->phase);
+	g_free(f->target);
+	g_free(f->host);
+	g_free(f->type);
+	g_free(f->log);
+	g_free(f);
+}
+
+void fault_schedule_free(struct fault_schedule *s)
+{
+	if (!s)
+		return;
+	for (guint i = 0; i < s->specs->len; i++)
+		spec_free(g_ptr_array_index(s->specs, i));
+	g_ptr_array_unref(s->specs);
+	g_free(s->file);
+	g_free(s);
+}
+
+static int key_line(const struct cfg_section *sec, const char *key)
+{
+	struct cfg_entry *e = cfg_section_find(sec, key);
+
+	return e ? e->line : sec->line;
+}
+
+#define FAIL(line, ...) \
+	(cxlbed_input_error(error, f->path, (line), __VA_ARGS__), false)
+
+static bool one_of_list(const char *v, const char *const *list)
+{
+	for (int i = 0; list[i]; i++)
+		if (!strcmp(v, list[i]))
+			return true;
+	return false;
+}
+
+static char *joined(const char *const *list)
+{
+	GString *s = g_string_new(NULL);
+
+	for (int i = 0; list[i]; i++)
+		g_string_append_printf(s, "%s%s", i ? ", " : "", list[i]);
+	return g_string_free(s, FALSE);
+}
+
+bool fault_schedule_parse_faults(struct fault_schedule *s, const struct cfg_file *f,
+				 const struct cfg_section *sec, GError **error)
+{
+	const char *bound = cfg_get_string(f, sec, "detect-bound", NULL);
+	struct cfg_entry *unused;
+
+	if (s->src.file && s->seed_given)
+		return FAIL(sec->line, "only one [faults] section is allowed");
+	if (!cfg_get_uint(f, sec, "seed", 1, 0, UINT64_MAX, &s->seed, error))
+		return false;
+	s->seed_given = cfg_section_find(sec, "seed") != NULL;
+	if (bound && (!cb_parse_duration(bound, &s->detect_bound_s) || s->detect_bound_s <= 0))
+		return FAIL(key_line(sec, "detect-bound"), "detect-bound = '%s': give a "
+			    "modeled time, e.g. 100ms", bound);
+	if (!s->file)
+		s->file = g_strdup(f->path);	/* outlives @f */
+	s->src = (struct cb_src){ s->file, sec->line };
+	unused = cfg_section_first_unused(sec);
+	if (unused)
+		return FAIL(unused->line, "unknown key '%s' in [faults]; it takes seed "
+			    "and detect-bound (docs/faults.md)", unused->key);
+	return true;
+}
+
+/* "2.5s", "random:1s..4s", "modeled:150ms", "modeled:random:1ms..5ms" */
+static bool parse_at(const char *text, struct fault_spec *x)
+{
+	const char *p = text;
+	g_auto(GStrv) parts = NULL;
+
+	x->when = FW_WALL;
+	if (g_str_has_prefix(p, "modeled:")) {
+		x->when = FW_MODELED;
+		p += 8;
+	}
+	if (!g_str_has_prefix(p, "random:"))
+		return cb_parse_duration(p, &x->at_lo) && (x->at_hi = x->at_lo, true);
+	parts = g_strsplit(p + 7, "..", 2);
+	return g_strv_length(parts) == 2 && cb_parse_duration(parts[0], &x->at_lo) &&
+	       cb_parse_duration(parts[1], &x->at_hi) && x->at_hi > x->at_lo;
+}
+
+static bool parse_kinds(const struct cfg_file *f, const struct cfg_section *sec,
+			struct fault_spec *x, GError **error)
+{
+	g_auto(GStrv) list = cfg_get_list(f, sec, "kinds");
+
+	if (!list) {
+		/* every class a protected runtime is meant to ride out */
+		x->kinds = 1u << FK_KILL_POOL | 1u << FK_POISON | 1u << FK_COR_ERROR |
+			   1u << FK_GM_EVENT | 1u << FK_DRAM_EVENT | 1u << FK_MODULE_EVENT |
+			   1u << FK_REVOKE | 1u << FK_LINK_DEGRADE | 1u << FK_LINK_FLAP;
+		return true;
+	}
+	for (int i = 0; list[i]; i++) {
+		int k = fault_kind_parse(list[i]);
+
+		if (k < 0 || k == FK_RANDOM)
+			return FAIL(key_line(sec, "kinds"), "kinds: '%s' is no fault kind; "
+				    "see docs/faults.md", list[i]);
+		x->kinds |= 1u << k;
+	}
+	return true;
+}
+
+static bool get_duration(const struct cfg_file *f, const struct cfg_section *sec,
+			 const char *key, double def, double *out, GError **error)
+{
+	const char *v = cfg_get_string(f, sec, key, NULL);
+
+	*out = def;
+	if (v && !cb_parse_duration(v, out))
+		return FAIL(key_line(sec, key), "%s = '%s': give a time, e.g. 500ms, "
+			    "2s or 100ns", key, v);
+	return true;
+}
+
+bool fault_schedule_parse_fault(struct fault_schedule *s, const struct cfg_file *f,
+				const struct cfg_section *sec, GError **error)
+{
+	const char *kind = cfg_get_string(f, sec, "kind", NULL);
+	const char *at = cfg_get_string(f, sec, "at", NULL);
+	const char *when = cfg_get_string(f, sec, "when", NULL);
+	const char *offset = cfg_get_string(f, sec, "offset", NULL);
+	const char *type = cfg_get_string(f, sec, "type", NULL);
+	const char *log = cfg_get_string(f, sec, "log", NULL);
+	struct fault_spec *x;
+	struct cfg_entry *unused;
+	uint64_t count;
+	int k;
+
+	if (!sec->name)
+		return FAIL(sec->line, "a fault needs a name: [fault NAME]");
+	for (guint i = 0; i < s->specs->len; i++)
+		if (!strcmp(((struct fault_spec *)g_ptr_array_index(s->specs, i))->id,
+			    sec->name))
+			return FAIL(sec->line, "fault '%s' defined twice", sec->name);
+	if (!kind || (k = fault_kind_parse(kind)) < 0)
+		return FAIL(key_line(sec, "kind"), "[fault %s] needs kind = one of "
+			    "kill-pool-node, revoke-capacity, poison, cor-error, "
+			    "uncor-error, gm-event, dram-event, module-event, "
+			    "link-degrade, link-flap, random%s%s%s", sec->name,
+			    kind ? " (not '" : "", kind ? kind : "", kind ? "')" : "");
+	if (!at == !when)
+		return FAIL(sec->line, "[fault %s] needs one of at = TIME (e.g. 2.5s, "
+			    "modeled:150ms, random:1s..4s) or when = start | "
+			    "phase:WORKLOAD | written:BYTES", sec->name);
+	x = g_new0(struct fault_spec, 1);
+	g_ptr_array_add(s->specs, x);
+	x->id = g_strdup(sec->name);
+	x->kind = (enum fault_kind)k;
+	if (!s->file)
+		s->file = g_strdup(f->path);	/* outlives @f */
+	x->src = (struct cb_src){ s->file, sec->line };
+	if (!s->src.file)
+		s->src = x->src;
+	if (at && !parse_at(at, x))
+		return FAIL(key_line(sec, "at"), "at = '%s': give a time after the "
+			    "workloads start: 2.5s (host wall time), modeled:150ms, "
+			    "random:1s..4s or modeled:random:10ms..40ms", at);
+	if (when) {
+		if (!strcmp(when, "start")) {
+			x->when = FW_START;
+		} else if (g_str_has_prefix(when, "phase:") && when[6]) {
+			x->when = FW_PHASE;
+			x->phase = g_strdup(when + 6);
+		} else if (g_str_has_prefix(when, "guest:") && when[6]) {
+			x->when = FW_GUEST;
+			x->phase = g_strdup(when + 6);
+		} else if (g_str_has_prefix(when, "written:") &&
+			   cfg_parse_size(when + 8, &x->written) && x->written) {
+			x->when = FW_WRITTEN;
+		} else {
+			return FAIL(key_line(sec, "when"), "when = '%s': use start, "
+				    "phase:WORKLOAD, guest:PHASE or written:BYTES (e.g. "
+				    "written:64M)", when);
+		}
+	}
+	{
+		const char *delay = cfg_get_string(f, sec, "delay", NULL);
+		const char *d = delay;
+
+		if (delay && at)
+			return FAIL(key_line(sec, "delay"), "delay = applies after a when = "
+				    "trigger; with at = give the time itself");
+		if (d && g_str_has_prefix(d, "modeled:")) {
+			x->delay_modeled = true;
+			d += 8;
+		}
+		if (d && !cb_parse_duration(d, &x->delay_s))
+			return FAIL(key_line(sec, "delay"), "delay = '%s': a time after the "
+				    "trigger, e.g. 500ms or modeled:40ms", delay);
+	}
+	if (!parse_kinds(f, sec, x, error))
+		return false;
+	x->target = g_strdup(cfg_get_string(f, sec, "target", "random"));
+	x->host = g_strdup(cfg_get_string(f, sec, "host", NULL));
+	x->offset_random = !offset || !strcmp(offset, "random");
+	if (!x->offset_random && !cfg_parse_size(offset, &x->offset))
+		return FAIL(key_line(sec, "offset"), "offset = '%s': a byte offset in "
+			    "the LD (e.g. 4M) or random", offset);
+	if (!cfg_get_size(f, sec, "length", 4096, 1, 1ull << 40, &x->length, error) ||
+	    !cfg_get_size(f, sec, "range", 16u << 20, 1, 1ull << 40, &x->range, error))
+		return false;
+	if (x->length < 64 || x->length % 64 || x->offset % 64)
+		return FAIL(key_line(sec, x->length % 64 || x->length < 64 ? "length" :
+				     "offset"), "poison is injected in 64-byte lines: "
+			    "offset and length must be multiples of 64 (QEMU's "
+			    "cxl-inject-poison)");
+	if (x->range < 64)
+		return FAIL(key_line(sec, "range"), "range must be at least 64 bytes");
+	if (type) {
+		const char *const *list = x->kind == FK_UNCOR_ERROR ? uncor_types : cor_types;
+
+		if ((x->kind != FK_COR_ERROR && x->kind != FK_UNCOR_ERROR) ||
+		    !one_of_list(type, list)) {
+			g_autofree char *all = joined(list);
+
+			return FAIL(key_line(sec, "type"), "type = '%s' %s %s", type,
+				    x->kind == FK_COR_ERROR || x->kind == FK_UNCOR_ERROR ?
+				    "is not one QEMU injects; use one of" :
+				    "applies to cor-error and uncor-error only; their types:",
+				    all);
+		}
+	}
+	x->type = g_strdup(type ? type : x->kind == FK_UNCOR_ERROR ? "mem-data-ecc" :
+			   "crc-threshold");
+	if (log && !one_of_list(log, logs))
+		return FAIL(key_line(sec, "log"), "log = '%s': informational, warning, "
+			    "failure or fatal (the CXL event log)", log);
+	x->log = g_strdup(log ? log : x->kind == FK_MODULE_EVENT ? "warning" : "failure");
+	{
+		uint64_t ms, hs;
+
+		if (!cfg_get_uint(f, sec, "media-status", 0, 0, 9, &ms, error) ||
+		    !cfg_get_uint(f, sec, "health-status", 1, 0, 7, &hs, error))
+			return false;
+		if (ms > 9 || hs > 7)
+			return FAIL(key_line(sec, ms > 9 ? "media-status" : "health-status"),
+				    "media-status is 0..9 (3: all data lost), health-status "
+				    "a 3-bit mask (CXL memory module event record)");
+		x->media_status = (int)ms;
+		x->health_status = (int)hs;
+	}
+	if (!cfg_get_real(f, sec, "bandwidth", x->kind == FK_LINK_FLAP ? 0.01 : 0.5,
+			  0, 1, &x->bandwidth, error))
+		return false;
+	if (!(x->bandwidth > 0 && x->bandwidth <= 1))
+		return FAIL(key_line(sec, "bandwidth"), "bandwidth = %g: a factor in "
+			    "(0, 1] the link's bandwidth is multiplied by", x->bandwidth);
+	{
+		double ns;
+
+		if (!get_duration(f, sec, "latency", x->kind == FK_LINK_FLAP ? 10e-6 : 0,
+				  &ns, error))
+			return false;
+		x->latency_ns = ns * 1e9;
+	}
+	if (!get_duration(f, sec, "duration", x->kind == FK_LINK_FLAP ? 0.2 : 0,
+			  &x->duration_s, error) ||
+	    !get_duration(f, sec, "period", 1, &x->period_s, error))
+		return false;
+	if (!cfg_get_uint(f, sec, "count", 3, 1, 1000, &count, error))
+		return false;
+	if (count < 1 || count > 1000)
+		return FAIL(key_line(sec, "count"), "count = %llu: 1 to 1000 flaps",
+			    (unsigned long long)count);
+	x->count = (int)count;
+	if (x->kind == FK_LINK_FLAP && x->duration_s >= x->period_s)
+		return FAIL(key_line(sec, "duration"), "a flap's duration (down time) "
+			    "must be shorter than its period");
+	if (!cfg_get_bool(f, sec, "signal", true, &x->signal, error) ||
+	    !cfg_get_bool(f, sec, "remove", false, &x->remove, error))
+		return false;
+	unused = cfg_section_first_unused(sec);
+	if (unused)
+		return FAIL(unused->line, "unknown key '%s' in [fault %s]; see "
+			    "docs/faults.md", unused->key, sec->name);
+	return true;
+}
+
+#undef FAIL
+#define FAIL(x, ...) \
+	(cxlbed_input_error(error, (x)->src.file, (x)->src.line, __VA_ARGS__), false)
+
+/* Can @x's kind(s) take @target (a pool, an LD, or a timing resource)? */
+static bool target_fits(const struct fault_spec *x, const struct cb_topology *t,
+			GError **error)
+{
+	const struct cb_pool *pool = topology_find_pool(t, x->target);
+	const struct cb_ld *ld = topology_find_ld(t, x->target);
+	bool resource = g_str_has_prefix(x->target, "link:") ||
+			g_str_has_prefix(x->target, "media:") ||
+			g_str_has_prefix(x->target, "bridge:");
+
+	if (!strcmp(x->target, "random"))
+		return true;
+	if (pool && !pool->ld_size)
+		return FAIL(x, "[fault %s] target = %s: pool %s does not lend LDs; "
+			    "faults act on lending pools (ld-size)", x->id, x->target,
+			    x->target);
+	if (!pool && !ld && !resource)
+		return FAIL(x, "[fault %s] target = %s: no lending pool or LD of that "
+			    "name in %s (or a timing resource: link:NAME, media:NAME)",
+			    x->id, x->target, t->file);
+	if (x->kind == FK_KILL_POOL && !pool)
+		return FAIL(x, "[fault %s] kill-pool-node needs target = a pool "
+			    "(a pool node), not %s", x->id, x->target);
+	if (resource && !fault_kind_is_link(x->kind) && x->kind != FK_RANDOM)
+		return FAIL(x, "[fault %s] target = %s is a timing resource: only "
+			    "link-degrade and link-flap act on those", x->id, x->target);
+	return true;
+}
+
+bool fault_schedule_check(const struct fault_schedule *s, const struct cb_topology *t,
+			  bool timing, bool (*has_workload)(const void *ctx, const char *id),
+			  const void *ctx, GError **error)
+{
+	for (guint i = 0; s && i < s->specs->len; i++) {
+		const struct fault_spec *x = g_ptr_array_index(s->specs, i);
+		bool link = fault_kind_is_link(x->kind) ||
+			    (x->kind == FK_RANDOM && (x->kinds & (1u << FK_LINK_DEGRADE |
+								1u << FK_LINK_FLAP)));
+
+		if (!topology_has_lending(t))
+			return FAIL(x, "[fault %s]: topology %s has no lending pool; faults "
+				    "are injected by the fabric manager on pool nodes "
+				    "(ld-size; docs/faults.md)", x->id, t->file);
+		if (!target_fits(x, t, error))
+			return false;
+		if (x->host && !topology_find_host(t, x->host))
+			return FAIL(x, "[fault %s] host = %s: no such host in %s", x->id,
+				    x->host, t->file);
+		if (x->when == FW_PHASE && !has_workload(ctx, x->phase))
+			return FAIL(x, "[fault %s] when = phase:%s: no [workload %s] in "
+				    "this scenario", x->id, x->phase, x->phase);
+		if (!timing && (x->when == FW_MODELED || x->when == FW_WRITTEN))
+			return FAIL(x, "[fault %s] %s needs the timing model (timing = off "
+				    "or --no-timing was given)", x->id,
+				    x->when == FW_MODELED ? "at = modeled:" : "when = written:");
+		if (!timing && link && x->kind != FK_RANDOM)
+			return FAIL(x, "[fault %s] %s changes the timing model's links: it "
+				    "needs the timing model (timing = off or --no-timing "
+				    "was given)", x->id, fault_kind_name(x->kind));
+	}
+	return true;
+}

@@ -1,0 +1,122 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A scenario's fault schedule (docs/faults.md):
+ *
+ *   [faults]
+ *   seed = 42                 randomised choices come from it (and from
+ *                             `cxlbed run --fault-seed N`, which wins)
+ *   detect-bound = 100ms      modeled time allowed from a pool node's kill
+ *                             to resumed service (a check; default 100ms)
+ *
+ *   [fault NAME]
+ *   kind = kill-pool-node | revoke-capacity | poison | cor-error |
+ *          uncor-error | gm-event | dram-event | module-event |
+ *          link-degrade | link-flap | random
+ *   kinds = poison kill-pool-node ...   (kind = random: draw from these)
+ *   at = 2.5s | modeled:150ms | random:1s..4s | modeled:random:10ms..40ms
+ *   when = start | phase:WORKLOAD | guest:PHASE | written:64M
+ *   delay = 40ms | modeled:40ms   (after the when = trigger)
+ *   target = p1 | p1.ld0 | link:p1.ld0 | random
+ *   host, offset, length, range, type, log, media-status, health-status,
+ *   bandwidth, latency, duration, count, period, signal, remove
+ *
+ * Parsing checks every key and value (exit 2, FILE:LINE); names are
+ * checked against the topology by fault_schedule_check.
+ */
+#ifndef CXLBED_FAULT_SCHEDULE_H
+#define CXLBED_FAULT_SCHEDULE_H
+
+#include "cfgfile.h"
+#include "topology.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+enum fault_kind {
+	FK_KILL_POOL, FK_REVOKE, FK_POISON, FK_COR_ERROR, FK_UNCOR_ERROR,
+	FK_GM_EVENT, FK_DRAM_EVENT, FK_MODULE_EVENT, FK_LINK_DEGRADE,
+	FK_LINK_FLAP, FK_RANDOM,
+	FK_COUNT = FK_RANDOM
+};
+
+enum fault_when {
+	FW_WALL,		/* at seconds of host wall time after the FM starts */
+	FW_MODELED,		/* at modeled time after the workloads' first */
+	FW_START,		/* before the workloads */
+	FW_PHASE,		/* when a workload starts */
+	FW_WRITTEN,		/* when N bytes were written to the target's pool(s) */
+	FW_GUEST,		/* when a guest program announces a phase of its own */
+};
+
+struct fault_spec {
+	char *id;
+	enum fault_kind kind;	/* FK_RANDOM: drawn from @kinds */
+	unsigned int kinds;	/* bit per fault_kind: candidates for random */
+	enum fault_when when;
+	double at_lo, at_hi;	/* seconds; at_hi > at_lo: drawn between */
+	char *phase;		/* FW_PHASE: a workload; FW_GUEST: a program's phase */
+	uint64_t written;
+	double delay_s;		/* after a when = trigger: this much later */
+	bool delay_modeled;	/* ... in modeled time (else host wall time) */
+	char *target;		/* NULL: the kind's default; "random": drawn */
+	char *host;		/* NULL: whichever host holds the target */
+	uint64_t offset;	/* poison / events: DPA in the LD */
+	bool offset_random;	/* drawn in [0, range) */
+	uint64_t length, range;
+	char *type;		/* cor-error / uncor-error QMP type */
+	char *log;		/* events: informational warning failure fatal */
+	int media_status;	/* module-event: CXL media status (3: all data lost) */
+	int health_status;	/* module-event: health status bits */
+	double bandwidth;	/* link-degrade: x bandwidth (0 < k <= 1) */
+	double latency_ns;	/* link-degrade: + latency per access */
+	double duration_s;	/* link-degrade: how long (0: to the end);
+				 * link-flap: how long each time down */
+	int count;		/* link-flap: times */
+	double period_s;	/* link-flap: from one down to the next */
+	bool signal;		/* link faults: also a correctable error */
+	bool remove;		/* kill-pool-node: surprise-remove its LDs (off,
+				 * the default: they stay attached, media dead;
+				 * docs/faults.md, "Pitfalls") */
+	struct cb_src src;
+};
+
+struct fault_schedule {
+	uint64_t seed;
+	bool seed_given;
+	double detect_bound_s;	/* modeled */
+	GPtrArray *specs;	/* struct fault_spec * */
+	struct cb_src src;	/* the [faults] section, or the first [fault] */
+	char *file;		/* the scenario's path: what every src points to */
+};
+
+struct fault_schedule *fault_schedule_new(void);
+void fault_schedule_free(struct fault_schedule *s);
+
+bool fault_schedule_parse_faults(struct fault_schedule *s, const struct cfg_file *f,
+				 const struct cfg_section *sec, GError **error);
+bool fault_schedule_parse_fault(struct fault_schedule *s, const struct cfg_file *f,
+				const struct cfg_section *sec, GError **error);
+/*
+ * Against the topology and the scenario: targets exist and fit the kind,
+ * phases name workloads (@has_workload), link and written: faults have
+ * the timing model, and faults have a fabric manager (a lending pool).
+ */
+bool fault_schedule_check(const struct fault_schedule *s, const struct cb_topology *t,
+			  bool timing, bool (*has_workload)(const void *ctx, const char *id),
+			  const void *ctx, GError **error);
+
+const char *fault_kind_name(enum fault_kind k);
+/* -1 when @name is no kind. */
+int fault_kind_parse(const char *name);
+/* Kinds a target of this sort can take. */
+bool fault_kind_targets_pool(enum fault_kind k);	/* kill-pool-node */
+bool fault_kind_is_link(enum fault_kind k);
+
+/* The seeded generator every random choice comes from (splitmix64). */
+uint64_t fault_rng_next(uint64_t *state);
+/* A stream of its own per fault: the seed mixed with the fault's name. */
+uint64_t fault_rng_for(uint64_t seed, const char *id);
+/* Uniform in [lo, hi). */
+double fault_rng_between(uint64_t *state, double lo, double hi);
+
+#endif

@@ -1,0 +1,334 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The protection store (guest/protect/store.c) over memory that fails the
+ * ways pool memory does: contents overwritten (a killed pool node), a
+ * mapping that faults (SIGBUS: a file truncated under it, as a removed
+ * devdax device does), poisoned ranges, single corrupted chunks.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "guard.h"
+#include "protect.h"
+#include "tap.h"
+
+#define CHUNK 4096
+#define EXT_BYTES (2u << 20)
+#define MAXD 8
+
+struct dom {
+	int fd;
+	uint8_t *base;
+};
+
+static struct dom doms[MAXD];
+static int nfail;
+static struct prot_failure last;
+
+static void on_failure(void *ctx, const struct prot_failure *f)
+{
+	(void)ctx;
+	nfail++;
+	last = *f;
+}
+
+static void content(uint64_t block, uint32_t ver, uint8_t *p)
+{
+	uint64_t x = (block + 1) * 0x9E3779B97F4A7C15ull ^ ((uint64_t)ver << 32 | 0x5bd1e995);
+
+	for (size_t i = 0; i < CHUNK; i += 8) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		memcpy(p + i, &x, 8);
+	}
+}
+
+/* A store of @nd domains (one 2 MiB extent each, backed by a memfd). */
+static struct prot_store *make(const char *scheme, int nd, uint64_t blocks)
+{
+	struct prot_config c = { .chunk = CHUNK, .blocks = blocks, .on_failure = on_failure };
+	struct prot_store *s;
+
+	if (prot_scheme_parse(scheme, &c.scheme))
+		return NULL;
+	s = prot_new(&c);
+	for (int d = 0; d < nd; d++) {
+		char name[16];
+
+		if (doms[d].base)
+			munmap(doms[d].base, EXT_BYTES);
+		if (doms[d].fd > 0)
+			close(doms[d].fd);
+		doms[d].fd = memfd_create("ext", 0);
+		if (ftruncate(doms[d].fd, EXT_BYTES))
+			return NULL;
+		doms[d].base = mmap(NULL, EXT_BYTES, PROT_READ | PROT_WRITE, MAP_SHARED,
+				    doms[d].fd, 0);
+		snprintf(name, sizeof(name), "p%d", d);
+		prot_add_capacity(s, name, 0x1000 + (uint64_t)d, doms[d].base, EXT_BYTES,
+				  0x100000000ull + (uint64_t)d * EXT_BYTES);
+	}
+	nfail = 0;
+	return s;
+}
+
+/* Write every block (version 0) whole-stripe or block by block. */
+static int populate(struct prot_store *s, const struct prot_scheme *sc, uint64_t blocks)
+{
+	uint8_t *b = malloc((size_t)CHUNK * sc->k);
+	const void *bufs[32];
+	int bad = 0;
+
+	for (uint64_t st = 0; st * sc->k < blocks; st++) {
+		for (int j = 0; j < sc->k; j++) {
+			content(st * sc->k + j, 0, b + (size_t)j * CHUNK);
+			bufs[j] = b + (size_t)j * CHUNK;
+		}
+		bad += prot_write_stripe(s, st, bufs) != 0;
+	}
+	free(b);
+	return bad;
+}
+
+/* Read every block: how many came back wrong (must be 0), lost, recovered. */
+static void read_all(struct prot_store *s, uint64_t blocks, const uint32_t *ver,
+		     int *wrong, int *lost, int *recovered)
+{
+	uint8_t got[CHUNK], want[CHUNK];
+
+	*wrong = *lost = *recovered = 0;
+	for (uint64_t b = 0; b < blocks; b++) {
+		int rc = prot_read(s, b, got);
+
+		if (rc == PROT_LOST) {
+			(*lost)++;
+			continue;
+		}
+		*recovered += rc == PROT_RECOVERED;
+		content(b, ver ? ver[b] : 0, want);
+		*wrong += memcmp(got, want, CHUNK) != 0;
+	}
+}
+
+/* A pool node dies: its bytes are overwritten with noise. */
+static void kill_contents(int d)
+{
+	for (size_t i = 0; i < EXT_BYTES; i++)
+		doms[d].base[i] = (uint8_t)(i * 131 + 7);
+}
+
+/* Its mapping goes away: accesses fault with SIGBUS. */
+static void kill_mapping(int d)
+{
+	if (ftruncate(doms[d].fd, 0))
+		abort();
+}
+
+int main(void)
+{
+	struct prot_scheme sc;
+	struct prot_store *s;
+	struct prot_stats st;
+	int wrong, lost, rec;
+	uint64_t n = 96, rep;
+
+	plan(33);
+	guard_install();
+
+	/* --- rep2 over 3 domains: one killed, repaired, another killed */
+	prot_scheme_parse("rep2", &sc);
+	s = make("rep2", 3, n);
+	is_int(populate(s, &sc, n), 0, "rep2: 96 blocks written over 3 domains");
+	prot_get_stats(s, &st);
+	is_int(st.bytes_stored, 2 * n * CHUNK, "rep2 stores 2 copies (%llu bytes)",
+	       (unsigned long long)st.bytes_stored);
+	kill_contents(1);
+	read_all(s, n, NULL, &wrong, &lost, &rec);
+	ok(wrong == 0 && lost == 0 && rec > 0, "p1 overwritten: every block reads right "
+	   "(%d from the other copy), none lost, none wrong", rec);
+	ok(nfail >= 1 && last.whole_extent && !strcmp(last.domain, "p1"),
+	   "the failure is registered for p1 as a whole extent (cause %s)",
+	   prot_cause_name(last.cause));
+	rep = prot_repair(s, UINT64_MAX);
+	prot_get_stats(s, &st);
+	ok(rep > 0 && st.stripes_degraded == 0, "repair rebuilt %llu bytes onto p0/p2; "
+	   "nothing degraded", (unsigned long long)rep);
+	kill_contents(0);
+	is_int(prot_check(s), 1, "prot_check finds p0 dead by its canary");
+	read_all(s, n, NULL, &wrong, &lost, &rec);
+	ok(wrong == 0 && lost == 0, "p0 too: after the repair every block has a copy "
+	   "on p2, none lost (%d recovered)", rec);
+	kill_contents(2);
+	read_all(s, n, NULL, &wrong, &lost, &rec);
+	ok(wrong == 0 && lost == (int)n, "p2 as well: all %d blocks reported lost, "
+	   "none returned wrong", lost);
+	prot_free(s);
+
+	/* --- rep2: failure found through SIGBUS (the mapping vanished) */
+	s = make("rep2", 3, n);
+	populate(s, &sc, n);
+	kill_mapping(2);
+	read_all(s, n, NULL, &wrong, &lost, &rec);
+	prot_get_stats(s, &st);
+	ok(wrong == 0 && lost == 0 && st.faults >= 1 && last.cause == PROT_CAUSE_SIGBUS,
+	   "p2's mapping faults: SIGBUS caught, reads served by the other copy "
+	   "(faults %llu, cause %s)", (unsigned long long)st.faults, prot_cause_name(last.cause));
+	ok(prot_repair(s, UINT64_MAX) > 0 && prot_wanted(s) == 0,
+	   "repair after SIGBUS needs no new domain");
+	prot_free(s);
+
+	/* --- none: a killed node's blocks are reported lost, never returned */
+	prot_scheme_parse("none", &sc);
+	s = make("none", 3, n);
+	populate(s, &sc, n);
+	kill_contents(0);
+	read_all(s, n, NULL, &wrong, &lost, &rec);
+	prot_get_stats(s, &st);
+	ok(wrong == 0 && lost == (int)(n / 3) && st.blocks_lost == n / 3,
+	   "none: p0's %d blocks reported lost (stats %llu), none returned wrong",
+	   lost, (unsigned long long)st.blocks_lost);
+	{
+		uint8_t b[CHUNK];
+		uint32_t ver[96] = { 0 };
+
+		content(0, 1, b);
+		ver[0] = 1;
+		is_int(prot_write(s, 0, b), 0, "none: rewriting a lost block places it anew");
+		prot_get_stats(s, &st);
+		read_all(s, n, ver, &wrong, &lost, &rec);
+		ok(wrong == 0 && lost == (int)(n / 3) - 1 && st.blocks_lost == n / 3 - 1,
+		   "and it reads back; lost count down by one (%d)", lost);
+	}
+	prot_free(s);
+
+	/* --- rs4+2 over 6 domains: two killed, nothing lost; a third: lost */
+	prot_scheme_parse("rs4+2", &sc);
+	s = make("rs4+2", 6, n);
+	is_int(populate(s, &sc, n), 0, "rs4+2: 96 blocks in 24 stripes over 6 domains");
+	prot_get_stats(s, &st);
+	is_int(st.bytes_stored, n * CHUNK * 3 / 2, "rs4+2 stores 1.5x the data");
+	kill_contents(2);
+	kill_mapping(4);
+	read_all(s, n, NULL, &wrong, &lost, &rec);
+	ok(wrong == 0 && lost == 0 && rec > 0, "two of six domains gone: every block "
+	   "decodes (%d rebuilt), none lost", rec);
+	prot_get_stats(s, &st);
+	ok(st.domains_failed == 2 && st.stripes_degraded == n / 4,
+	   "2 domains failed, all %llu stripes degraded", (unsigned long long)st.stripes_degraded);
+	rep = prot_repair(s, UINT64_MAX);
+	ok(rep == 0 && prot_wanted(s) == 2 * (n / 4) * CHUNK,
+	   "no distinct domain left for repair: it waits and wants %llu bytes",
+	   (unsigned long long)prot_wanted(s));
+	{
+		/* a write while degraded: read-modify-write through parity */
+		uint8_t b[CHUNK];
+		uint32_t ver[96] = { 0 };
+
+		for (uint64_t blk = 0; blk < n; blk += 5) {
+			content(blk, 7, b);
+			ver[blk] = 7;
+			if (prot_write(s, blk, b))
+				diag("write %llu failed", (unsigned long long)blk);
+		}
+		read_all(s, n, ver, &wrong, &lost, &rec);
+		ok(wrong == 0 && lost == 0, "writes while degraded (parity carries the "
+		   "missing chunks): all read back right");
+		/* new capacity in two new domains: repair completes */
+		{
+			static uint8_t extra[2][EXT_BYTES] __attribute__((aligned(4096)));
+
+			prot_add_capacity(s, "p6", 0x2000, extra[0], EXT_BYTES, 0);
+			prot_add_capacity(s, "p7", 0x2001, extra[1], EXT_BYTES, 0);
+			rep = prot_repair(s, UINT64_MAX);
+			prot_get_stats(s, &st);
+			ok(rep == 2 * (n / 4) * CHUNK && st.stripes_degraded == 0 &&
+			   prot_wanted(s) == 0, "p6, p7 added: repair rebuilds %llu bytes, "
+			   "nothing degraded", (unsigned long long)rep);
+		}
+		kill_contents(0);
+		kill_contents(1);
+		read_all(s, n, ver, &wrong, &lost, &rec);
+		ok(wrong == 0 && lost == 0, "after repair, two more domains killed: "
+		   "still nothing lost");
+		kill_contents(3);
+		read_all(s, n, ver, &wrong, &lost, &rec);
+		prot_get_stats(s, &st);
+		ok(wrong == 0 && lost > 0 && (uint64_t)lost == st.blocks_lost,
+		   "a third failure before repair: %d blocks lost, reported, none wrong", lost);
+	}
+	prot_free(s);
+
+	/* --- poison: a range the kernel reports, and a single bad chunk */
+	prot_scheme_parse("rep2", &sc);
+	s = make("rep2", 3, n);
+	populate(s, &sc, n);
+	is_int(prot_poison_hpa(s, 0x100000000ull + PROT_HEADER + 3 * CHUNK, 2 * CHUNK,
+			       PROT_CAUSE_POISON), 0,
+	       "poison by host physical address lands in p0");
+	ok(nfail == 1 && !last.whole_extent && last.chunks == 2 &&
+	   last.cause == PROT_CAUSE_POISON, "two chunks lost to poison, the extent kept "
+	   "(%llu chunks)", (unsigned long long)last.chunks);
+	rep = prot_repair(s, UINT64_MAX);
+	is_int(rep, 2 * CHUNK, "repair rebuilds the two poisoned chunks");
+	doms[2].base[PROT_HEADER + 10 * CHUNK + 99] ^= 0x40;	/* one bit flips */
+	read_all(s, n, NULL, &wrong, &lost, &rec);
+	prot_get_stats(s, &st);
+	ok(wrong == 0 && lost == 0 && st.chunk_errors == 1 && !last.whole_extent &&
+	   last.cause == PROT_CAUSE_CHECKSUM, "a flipped bit: checksum catches it, the "
+	   "block comes from its copy, the extent stays (%d recovered)", rec);
+	ok(prot_repair(s, UINT64_MAX) == CHUNK, "and repair rewrites that one chunk");
+	prot_free(s);
+
+	/* --- placement: distinct domains; not enough of them refuses */
+	prot_scheme_parse("rs4+2", &sc);
+	s = make("rs4+2", 5, 8);
+	{
+		uint8_t b[CHUNK];
+
+		content(0, 0, b);
+		is_int(prot_write(s, 0, b), -1, "rs4+2 over 5 domains: a stripe cannot be "
+		       "placed (needs 6 distinct)");
+	}
+	prot_free(s);
+	ok(prot_scheme_parse("rs4+2", &sc) == 0 && sc.k == 4 && sc.m == 2 &&
+	   prot_scheme_parse("rep3", &sc) == 0 && sc.k == 1 && sc.m == 2 &&
+	   prot_scheme_parse("none", &sc) == 0 && sc.m == 0 &&
+	   prot_scheme_parse("rs4+", &sc) == -1 && prot_scheme_parse("rep0", &sc) == -1 &&
+	   prot_scheme_parse("rs4+2x", &sc) == -1, "scheme names parse; bad ones do not");
+	{
+		char buf[16];
+
+		prot_scheme_parse("rs10+4", &sc);
+		is_str(prot_scheme_name(&sc, buf, sizeof(buf)), "rs10+4", "scheme name round trip");
+	}
+	/* --- an AO report queued by the signal handler is taken by prot_check */
+	prot_scheme_parse("rep2", &sc);
+	s = make("rep2", 3, n);
+	populate(s, &sc, n);
+	{
+		siginfo_t si;
+
+		memset(&si, 0, sizeof(si));
+		si.si_signo = SIGBUS;
+		si.si_code = BUS_MCEERR_AO;
+		si.si_addr = doms[1].base + PROT_HEADER;
+		si.si_addr_lsb = 13;
+		/* deliver it as the kernel would, to ourselves */
+		if (syscall(SYS_rt_sigqueueinfo, getpid(), SIGBUS, &si))
+			diag("rt_sigqueueinfo failed");
+		nfail = 0;
+		is_int(prot_check(s), 1, "a queued memory-failure report (8 KiB at p1) is "
+		       "taken by prot_check");
+		ok(last.chunks == 2 && last.cause == PROT_CAUSE_POISON,
+		   "its two chunks are lost to poison (%llu)", (unsigned long long)last.chunks);
+	}
+	read_all(s, n, NULL, &wrong, &lost, &rec);
+	ok(wrong == 0 && lost == 0, "and their blocks read from the other copy");
+	prot_free(s);
+	return tap_failed != 0;
+}

@@ -1,0 +1,35 @@
+#!/bin/sh
+# make faults: a randomised fault campaign (docs/faults.md). Runs
+# FAULT_RUNS (default 50) runs of tests/campaign/faults-random.scn, seeds
+# FAULT_SEED (default: from the clock) upwards, one at a time; each run
+# must pass its checks (no silent corruption, no protected byte lost) and
+# leave no QEMU behind. A failing run prints the command that replays it.
+# Results: FAULT_OUT (default results/faults-campaign).
+top=$(cd "$(dirname "$0")/../.." && pwd)
+runs=${FAULT_RUNS:-50}
+seed=${FAULT_SEED:-$(date +%s)}
+out=${FAULT_OUT:-$top/results/faults-campaign}
+scn=$top/tests/campaign/faults-random.scn
+mkdir -p "$out"
+bad=0
+i=0
+while [ $i -lt "$runs" ]; do
+	s=$((seed + i))
+	dir=$out/seed-$s
+	rm -rf "$dir"
+	"$top/cxlbed" run --out "$dir" --fault-seed "$s" "$scn" >"$dir.log" 2>&1
+	rc=$?
+	kind=$(jq -r '.faults[0] | "\(.kind) on \(.target // "-")"' "$dir/summary.json" 2>/dev/null)
+	left=$(pgrep -f "qemu-system.*$dir" || true)
+	if [ $rc -eq 0 ] && [ -z "$left" ]; then
+		echo "ok   seed $s: $kind"
+	else
+		bad=$((bad + 1))
+		echo "FAIL seed $s: $kind (exit $rc${left:+, QEMU left: $left}); replay:" \
+			"./cxlbed run --fault-seed $s $scn"
+		grep -E 'FAILED' "$dir.log" | head -5 | sed 's/^/     /'
+	fi
+	i=$((i + 1))
+done
+echo "$((runs - bad))/$runs runs kept the invariants (seeds $seed..$((seed + runs - 1)))"
+[ $bad -eq 0 ]

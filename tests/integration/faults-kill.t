@@ -1,0 +1,71 @@
+#!/bin/sh
+# Pool-node kills on a booted guest (docs/faults.md): cxlbed-protect keeps
+# its blocks replicated twice (one node killed) or Reed-Solomon 2+2 (two
+# killed) across pool nodes and loses nothing, every block's checksum
+# verified at the end; without protection the killed node's blocks are
+# reported lost and no wrong value is returned as good. Detection and
+# resumed service are measured in modeled time and must be within 100 ms.
+# A bad fault section is refused with FILE:LINE before anything starts.
+. "$(dirname "$0")/lib.sh"
+need_image
+plan 24
+
+# 0. bad input: exit 2, FILE:LINE, no QEMU started
+printf '[scenario]\ntopology = %s/topologies/faults-rep.topo\n[fault f]\nkind = melt\n' \
+	"$top" >"$outroot/bad.scn"
+"$cxlbed" run --out "$outroot/bad" "$outroot/bad.scn" >/dev/null 2>"$outroot/bad.err"
+ok $([ $? -eq 2 ]; echo $?) "bad fault kind: exit 2"
+check "bad fault kind: FILE:LINE names the kind" \
+	grep -q "bad.scn:4: .*kind" "$outroot/bad.err"
+check "bad fault kind: nothing started" test ! -e "$outroot/bad/qemu-h0.cmdline"
+
+# wl OUT JQ: the protect workload's output
+wl() { jq -r ".workloads[0].output | $2" "$1/summary.json"; }
+
+# 1. replication 2, one node of three killed in the steady state
+out=$outroot/rep2
+"$cxlbed" run --out "$out" "$top/workloads/scenarios/faults-kill-rep2.scn" >"$outroot/rep2.log" 2>&1
+ok $? "rep2: the run passes (every check, the fault checks included)"
+check "rep2: the kill fired and every injection step succeeded" \
+	test "$(sj "$out" '.faults[0] | .fired and .injected.ok')" = true
+check "rep2: the runtime detected it within 100 ms modeled" \
+	test "$(sj "$out" '.faults[0] | .detected and .detection_ns < 1e8')" = true
+check "rep2: service resumed within 100 ms modeled of the kill" \
+	test "$(sj "$out" '.faults[0].resumed_ns < 1e8')" = true
+check "rep2: bytes at risk reported, 0 lost" \
+	test "$(sj "$out" '.faults[0] | .bytes_at_risk > 0 and .bytes_lost == 0')" = true
+check "rep2: every block verified at the end, none lost, no corrupt value" \
+	test "$(wl "$out" '.final_ok > 0 and .final_lost == 0 and .corrupt == 0')" = true
+check "rep2: re-protected onto surviving nodes (bytes and rate reported)" \
+	test "$(sj "$out" '.faults[0].recovery | .bytes > 0 and .gibps > 0')" = true
+check "rep2: the seed is in summary.json" test "$(sj "$out" .fault_seed)" = 1
+check "rep2: report.md has the faults table and the timeline" \
+	sh -c "grep -q '^| kill-p1 | kill-pool-node | p1 ' '$out/report.md' &&
+	       grep -q 'faults-timeline.svg' '$out/report.md' && test -s '$out/faults-timeline.svg'"
+sj "$out" '.faults[0] | "detection \(.detection_ns/1e6) ms, resumed \(.resumed_ns/1e6) ms, repair \(.recovery.gibps) GiB/s (modeled)"' | diag
+check "rep2: no QEMU left behind" no_qemu_left "$out"
+
+# 2. Reed-Solomon 2+2 over four nodes, two killed in the same run
+out=$outroot/rs
+"$cxlbed" run --out "$out" "$top/tests/data/faults-rs.scn" >"$outroot/rs.log" 2>&1
+ok $? "rs2+2: the run passes"
+check "rs2+2: both kills fired" \
+	test "$(sj "$out" '[.faults[] | select(.fired and .injected.ok)] | length')" = 2
+check "rs2+2: both detected" \
+	test "$(sj "$out" '[.faults[] | select(.detected)] | length')" = 2
+check "rs2+2: two nodes killed, 0 bytes lost, every block verified" \
+	test "$(wl "$out" '.final_ok > 0 and .final_lost == 0 and .corrupt == 0 and .reads_lost == 0')" = true
+check "rs2+2: memory overhead 2x reported" test "$(wl "$out" .overhead)" = 2
+check "rs2+2: no QEMU left behind" no_qemu_left "$out"
+
+# 3. no protection: the loss is reported, never returned as good
+out=$outroot/none
+"$cxlbed" run --out "$out" "$top/tests/data/faults-none.scn" >"$outroot/none.log" 2>&1
+ok $? "none: the run passes (a reported loss is the expected outcome)"
+check "none: the killed node's blocks are reported lost (reads refused or blocks lost)" \
+	test "$(wl "$out" '.final_lost > 0 or .reads_lost > 0')" = true
+check "none: no value returned as good but wrong" test "$(wl "$out" .corrupt)" = 0
+check "none: the fault record says bytes were lost" \
+	test "$(sj "$out" '.faults[0].bytes_lost > 0')" = true
+check "none: no QEMU left behind" no_qemu_left "$out"
+finish
