@@ -6,6 +6,7 @@
 #include <glib.h>
 #include <locale.h>
 #include <stdio.h>
+#include <signal.h>
 #include <string.h>
 
 int cxlbed_verbose;
@@ -48,6 +49,12 @@ int main(int argc, char **argv)
 	int i = 1;
 
 	setlocale(LC_ALL, "");
+	/*
+	 * A reader that goes away (`cxlbed run | head`, a closed QMP or agent
+	 * socket) must not kill a run mid-teardown: writes fail with EPIPE
+	 * instead, and the run still stops its QEMU and records its state.
+	 */
+	signal(SIGPIPE, SIG_IGN);
 
 	for (; i < argc && argv[i][0] == '-'; i++) {
 		if (!strcmp(argv[i], "--verbose") || !strcmp(argv[i], "-v")) {

@@ -1,9 +1,10 @@
 #!/bin/sh
 # A run never leaves QEMU behind: not when QEMU is killed mid-run, not on
-# Ctrl-C, not when cxlbed itself is SIGKILLed; bad input starts nothing.
+# Ctrl-C, not when cxlbed itself is SIGKILLed, not when its output's
+# reader goes away (`cxlbed run | head -n 1`); bad input starts nothing.
 . "$(dirname "$0")/lib.sh"
 need_image
-plan 14
+plan 16
 topo=$top/topologies/direct.topo
 
 # Start a run in the background and wait until its guest agent is up.
@@ -72,4 +73,11 @@ rc=$?
 check "bad topology: exit 2 (got $rc)" [ $rc -eq 2 ]
 check "bad topology: message names FILE:LINE" grep -q "^$bad:[0-9]*: " "$outroot/bad.err"
 check "bad topology: no run folder created" [ ! -e "$out" ]
+# 5. The reader of cxlbed's output goes away: the run still ends by itself.
+out=$outroot/piped
+"$cxlbed" run --boot-only --out "$out" "$topo" 2>&1 | head -n 1 >/dev/null
+check "output piped into head -n 1: the run ended by itself (state $(jq -r .state "$out/state.json" 2>/dev/null))" \
+	sh -c "[ \"\$(jq -r '.state + \" \" + .stage' '$out/state.json')\" = 'ended results' ] && [ -s '$out/summary.json' ]"
+check "output piped into head -n 1: no QEMU, socket or pid file left" \
+	sh -c "! ls '$out'/qmp-*.sock '$out'/agent-*.sock '$out'/qemu-*.pid 2>/dev/null | grep -q . && ! pgrep -f 'qemu-system.*$out' >/dev/null"
 finish
