@@ -78,6 +78,6 @@ out=$outroot/piped
 "$cxlbed" run --boot-only --out "$out" "$topo" 2>&1 | head -n 1 >/dev/null
 check "output piped into head -n 1: the run ended by itself (state $(jq -r .state "$out/state.json" 2>/dev/null))" \
 	sh -c "[ \"\$(jq -r '.state + \" \" + .stage' '$out/state.json')\" = 'ended results' ] && [ -s '$out/summary.json' ]"
-check "output piped into head -n 1: no QEMU, socket or pid file left" \
-	sh -c "! ls '$out'/qmp-*.sock '$out'/agent-*.sock '$out'/qemu-*.pid 2>/dev/null | grep -q . && ! pgrep -f 'qemu-system.*$out' >/dev/null"
+nothing_left() { ! ls "$1"/qmp-*.sock "$1"/agent-*.sock "$1"/qemu-*.pid 2>/dev/null | grep -q . && no_qemu_left "$1"; }
+check "output piped into head -n 1: no QEMU, socket or pid file left" nothing_left "$out"
 finish
