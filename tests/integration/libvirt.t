@@ -117,7 +117,8 @@ check "the guest's CXL node holds 1 GiB" \
 v destroy $dom >/dev/null 2>&1
 v undefine $dom >"$outroot/undefine.out" 2>&1
 ok $? "virsh destroy and undefine"
-check "no domain left: $dom not in virsh list --all" sh -c "! v list --all --name | grep -qx $dom"
+domain_gone() { v list --all --name >"$outroot/list.out" 2>&1 && ! grep -qx "$dom" "$outroot/list.out"; }
+check "no domain left: $dom not in virsh list --all" domain_gone
 check "no QEMU of the domain left" sh -c "! pgrep -f 'qemu-system.*guest=[c]xlbed-default-h0' >/dev/null"
 
 # Bad input starts nothing.
