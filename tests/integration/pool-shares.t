@@ -11,7 +11,7 @@
 . "$(dirname "$0")/lib.sh"
 need_image
 [ -f "$top/build/timing/libcxlbed-timing.so" ] || skip_all "timing plugin not built (run make)"
-plan 17
+plan 18
 
 scn=$top/workloads/scenarios
 u=$outroot/pool-unequal-1
@@ -20,7 +20,7 @@ q=$outroot/pool-unequal-qos
 # how far their streams overlap in modeled time can differ between runs
 # (seen: "together" 0.80/0.80 GB/s in two runs, 0.99/0.99 in the busy one):
 # a start at a modeled time both hosts share is still to be built.
-three_runs "$scn/pool-unequal.scn" pool-unequal \
+three_runs "$scn/pool-unequal.scn" pool-unequal . \
 	"two hosts start workloads in host time, not at a shared modeled time (issue 9)"
 run_scn "$q" "$scn/pool-unequal-qos.scn"
 

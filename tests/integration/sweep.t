@@ -48,11 +48,11 @@ mkdir -p "$sl/munge" "$sl/state" "$sl/spool"
 chmod 700 "$sl/munge"
 dd if=/dev/urandom of="$sl/munge/munge.key" bs=1024 count=1 2>/dev/null
 chmod 400 "$sl/munge/munge.key"
-node=$(hostname -s)
+node=$(hostname -s)	# addresses given: a host name need not resolve (a fresh chroot's does not)
 export SLURM_CONF=$sl/slurm.conf
 cat >"$SLURM_CONF" <<EOC
 ClusterName=cxlbedtest
-SlurmctldHost=$node
+SlurmctldHost=$node(127.0.0.1)
 SlurmctldPort=16817
 SlurmdPort=16818
 SlurmUser=root
@@ -75,7 +75,7 @@ SelectTypeParameters=CR_CPU
 SchedulerType=sched/backfill
 MpiDefault=none
 ReturnToService=2
-NodeName=$node CPUs=$(nproc) State=UNKNOWN
+NodeName=$node NodeAddr=127.0.0.1 CPUs=$(nproc) State=UNKNOWN
 PartitionName=cxlbed Nodes=ALL Default=YES MaxTime=INFINITE State=UP
 EOC
 job=
