@@ -103,6 +103,8 @@ static struct point run(int streamers, double gap, double queue_ns)
 		if (k->now >= warm && k->now < end)
 			streamed++;
 	}
+	for (int i = 0; i <= streamers; i++)
+		tm_cpu_mem_free(&c[i].m);
 	tm_host_mem_free(&h);
 	tm_shared_close(shm);
 	return (struct point){ streamed * 64.0 / (end - warm),
