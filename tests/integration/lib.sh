@@ -17,7 +17,12 @@ skip_all() {
 }
 ok() {  # ok CONDITION-EXIT-STATUS DESCRIPTION
 	tn=$((tn + 1))
-	if [ "$1" -eq 0 ]; then echo "ok $tn - $2"; else echo "not ok $tn - $2"; failed=$((failed + 1)); fi
+	if [ "$1" -eq 0 ]; then echo "ok $tn - $2"
+	else
+		echo "not ok $tn - $2"; failed=$((failed + 1))
+		# on stderr too, so that a CI log without -v says what failed
+		echo "# $(basename "$0"): not ok $tn - $2" >&2
+	fi
 }
 check() {  # check DESCRIPTION COMMAND...
 	d=$1; shift
