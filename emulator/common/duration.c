@@ -1,14 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "duration.h"
+#include "cfgfile.h"
 
 #include <glib.h>
-#include <math.h>
 #include <string.h>
 
-/*
- * Decimal digits with at most one point, then an optional unit: no sign,
- * exponent, hex or "inf" (the same rule as every other number cxlbed reads).
- */
+/* A number by cfg_parse_real's rule (decimal, no sign, exponent, hex or
+ * "inf"), then an optional unit. */
 bool cb_parse_duration(const char *text, double *seconds)
 {
 	static const struct { const char *unit; double scale; } units[] = {
@@ -16,16 +14,12 @@ bool cb_parse_duration(const char *text, double *seconds)
 	};
 	const char *end = text;
 	g_autofree char *num = NULL;
-	int points = 0;
 	double v;
 
-	while (g_ascii_isdigit(*end) || (*end == '.' && !points++))
+	while (g_ascii_isdigit(*end) || *end == '.')
 		end++;
-	if (end == text || !g_ascii_isdigit(end[-1]) || !g_ascii_isdigit(*text))
-		return false;
 	num = g_strndup(text, end - text);
-	v = g_ascii_strtod(num, NULL);
-	if (!isfinite(v))
+	if (!cfg_parse_real(num, &v))
 		return false;
 	while (*end == ' ')
 		end++;
