@@ -3,7 +3,8 @@
 # (docs/pooling.md): one layer sweep (weights 4x what fits locally) under
 # all-local, first-touch, weighted interleave and libcxlpool in one run,
 # with the timing model. Every policy computes the verified result; the
-# local limit holds for interleave and libcxlpool; libcxlpool stages every
+# local limit holds for interleave and libcxlpool, and first-touch fills
+# it and spills the rest; libcxlpool stages every
 # layer use through its fast slots and its prefetch counts add up. Its
 # speed against the others is printed, not asserted: it moves between
 # runs (docs/pooling.md "Measured"); the comparison is in summary.json and
@@ -13,7 +14,7 @@
 . "$(dirname "$0")/lib.sh"
 need_image
 [ -f "$top/build/timing/libcxlbed-timing.so" ] || skip_all "timing plugin not built (run make)"
-plan 12
+plan 13
 out=$outroot/pol
 run_scn "$out" "$top/tests/data/pool-policies.scn"
 pol() { sj "$out" ".workloads[0].output.policies[] | select(.policy == \"$1\") | $2"; }
@@ -25,6 +26,8 @@ check "the guest clock is modeled time" [ "$(sj "$out" .guest_clock)" = modeled 
 limit=$(pol interleave .local_limit)
 check "interleave and libcxlpool kept at most the local limit ($limit) on the local node" \
 	within 'a <= b * 1.05 && c <= b * 1.05' "$(pol interleave .fast_bytes_max)" "$limit" "$(pol libcxlpool .fast_bytes_max)"
+check "first-touch filled the local limit and spilled the rest ($(pol first-touch .fast_bytes_max) bytes local, hit $(pol first-touch .hit_ratio))" \
+	within 'a <= b && a >= b * 0.95 && c < 0.5' "$(pol first-touch .fast_bytes_max)" "$limit" "$(pol first-touch .hit_ratio)"
 need=$(pol libcxlpool '.sweeps * .layers * .layer_bytes')
 check "libcxlpool staged every layer use into its fast slots ($(pol libcxlpool .runtime.staged_in) of $need bytes)" \
 	within 'a >= b && b > 0' "$(pol libcxlpool .runtime.staged_in)" "$need"

@@ -38,6 +38,11 @@ bool pw_policy_limited(enum pw_policy p)
 	return p != PW_ALL_LOCAL;
 }
 
+bool pw_policy_needs_full_node(enum pw_policy p)
+{
+	return p == PW_TPP || p == PW_DAMON;
+}
+
 void pw_knobs_default(struct pw_kernel_knobs *k)
 {
 	/* One jiffy is 4 ms (HZ=250): NUMA balancing cannot scan faster. */

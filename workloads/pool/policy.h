@@ -42,6 +42,14 @@ const char *pw_policy_name(enum pw_policy p);
 int pw_policy_parse(const char *name);
 /* Does the policy run under the local-capacity limit? */
 bool pw_policy_limited(enum pw_policy p);
+/*
+ * Must the fast node itself be held at the limit? Only where the kernel's
+ * tiering reacts to the node's free memory (tpp's demotion, damon's
+ * watermarks). The others keep the limit by placement: interleave by its
+ * weights, libcxlpool by its budget, first-touch by filling the limit in
+ * first-touch order and spilling the rest to the far node.
+ */
+bool pw_policy_needs_full_node(enum pw_policy p);
 
 void pw_knobs_default(struct pw_kernel_knobs *k);
 /* System-wide set-up before the child runs (0, or -1 with a message in

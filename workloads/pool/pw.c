@@ -94,6 +94,37 @@ static void *map_pages(size_t len, int mode, unsigned long mask)
 	return p;
 }
 
+/*
+ * First touch on a fast node with local_limit bytes free: pages fill it in
+ * the order they are first touched (here: the order of the calls, each
+ * populated at once), and the rest go to the next node of the zonelist,
+ * the far one. The placement is given by mbind rather than by filling the
+ * node: held at a megabyte free, a 512 MiB guest node starved the kernel's
+ * own allocations (the far node is ZONE_MOVABLE) and OOM-killed children,
+ * and pages coming back from the per-CPU lists let the data past the limit.
+ */
+static void *map_first_touch(struct pw *w, size_t len)
+{
+	size_t room = w->local_limit > w->first_touch_fast ?
+		      (w->local_limit - w->first_touch_fast) / PAGE * PAGE : 0;
+	size_t fast = len < room ? len : room;
+	unsigned long fm = node_mask(w->fast_node, -1), sm = node_mask(w->far_node, -1);
+	char *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		return NULL;
+	if ((fast && mbind(p, fast, MPOL_BIND, &fm, sizeof(fm) * 8, 0)) ||
+	    (len > fast && mbind(p + fast, len - fast, MPOL_BIND, &sm, sizeof(sm) * 8, 0))) {
+		munmap(p, len);
+		return NULL;
+	}
+	if (madvise(p, len, MADV_POPULATE_WRITE))
+		for (size_t off = 0; off < len; off += PAGE)
+			((volatile char *)p)[off] = 0;
+	w->first_touch_fast += fast;
+	return p;
+}
+
 void *pw_data(struct pw *w, size_t n)
 {
 	size_t len = (n + PAGE - 1) / PAGE * PAGE;
@@ -109,6 +140,9 @@ void *pw_data(struct pw *w, size_t n)
 		break;
 	case PW_LIBCXLPOOL:
 		p = cxlpool_alloc(pw_pool(w), len, CXLPOOL_FAR);
+		break;
+	case PW_FIRST_TOUCH:
+		p = map_first_touch(w, len);
 		break;
 	default:
 		p = map_pages(len, -1, 0);
@@ -172,6 +206,10 @@ void pw_limit(struct pw *w)
 
 	if (!pw_policy_limited(w->policy))
 		return;
+	if (!pw_policy_needs_full_node(w->policy)) {
+		pw_pool(w);
+		return;
+	}
 	r = pw_limit_apply(w->fast_node, w->local_limit + LIMIT_SLACK, err, sizeof(err));
 	if (r < 0) {
 		pw_fail(w, "local limit: %s", err);

@@ -50,6 +50,7 @@ struct pw {
 	int fast_node, far_node;
 	size_t data_bytes;	/* the workload's data (what 25% is of) */
 	size_t local_limit;	/* fast bytes the data may use (not all-local) */
+	size_t first_touch_fast;	/* first-touch: fast bytes placed so far */
 	struct cxlpool *pool;	/* libcxlpool policy only */
 	/* per-page accounting for the kernel policies */
 	struct pw_region reg[PW_MAX_REGIONS];
