@@ -41,8 +41,15 @@ all: $(ALL_TARGETS)
 # PROVE_ARGS narrows the run to those tests alone:
 #   make check PROVE_ARGS=tests/integration/plan.t
 TAP_TESTS = $(sort $(UNIT_TESTS)) $(sort $(wildcard tests/integration/*.t))
+# Integration tests also write each failed check, with the diagnostics
+# after it, to $(B)/check-failures.log; on a failure it is printed last, so
+# that the tail of a CI log says what failed and why.
 check: all $(UNIT_TESTS)
-	prove $(if $(V),-v) $(or $(PROVE_ARGS),$(TAP_TESTS))
+	@rm -f $(B)/check-failures.log
+	CXLBED_FAILURE_LOG=$(abspath $(B))/check-failures.log prove $(if $(V),-v) \
+		$(or $(PROVE_ARGS),$(TAP_TESTS)) || \
+		{ echo "== failed checks ($(B)/check-failures.log)"; \
+		  tail -c 12000 $(B)/check-failures.log 2>/dev/null; exit 1; }
 ifeq ($(PROVE_ARGS),)
 	$(MAKE) --no-print-directory check-asan check-fuzz
 endif

@@ -15,21 +15,35 @@ skip_all() {
 	fi
 	echo "1..0 # SKIP $*"; exit 0
 }
+# A description on one line: a newline in it would end the TAP line early
+# (and cut off a TODO directive after it).
+one_line() { printf '%s' "$1" | tr '\n' ';'; }
 ok() {  # ok CONDITION-EXIT-STATUS DESCRIPTION
 	tn=$((tn + 1))
-	if [ "$1" -eq 0 ]; then echo "ok $tn - $2"
+	ok_d=$(one_line "$2")
+	if [ "$1" -eq 0 ]; then echo "ok $tn - $ok_d"; last_failed=
 	else
-		echo "not ok $tn - $2"; failed=$((failed + 1))
+		echo "not ok $tn - $ok_d"; failed=$((failed + 1)); last_failed=1
 		# on stderr too, so that a CI log without -v says what failed
-		echo "# $(basename "$0"): not ok $tn - $2" >&2
+		echo "# $(basename "$0"): not ok $tn - $ok_d" >&2
+		[ -z "${CXLBED_FAILURE_LOG:-}" ] ||
+			echo "$(basename "$0"): not ok $tn - $ok_d" >>"$CXLBED_FAILURE_LOG"
 	fi
 }
+last_failed=
 check() {  # check DESCRIPTION COMMAND...
 	d=$1; shift
 	if "$@"; then ok 0 "$d"; else ok 1 "$d"; fi
 }
 skip() { tn=$((tn + 1)); echo "ok $tn # SKIP $*"; }  # skip REASON (one planned test)
-diag() { sed 's/^/# /'; }
+# Diagnostics; those right after a failed check also go to the failure log.
+diag() {
+	if [ -n "$last_failed" ] && [ -n "${CXLBED_FAILURE_LOG:-}" ]; then
+		sed 's/^/# /' | tee -a "$CXLBED_FAILURE_LOG"
+	else
+		sed 's/^/# /'
+	fi
+}
 finish() { [ "$failed" -eq 0 ]; exit $?; }
 
 need_image() {
@@ -99,7 +113,7 @@ three_runs() {
 	[ -n "$tr_todo" ] || return 0
 	far=$(grep -e "$tr_todo" "$outroot/$tr_name.far")
 	if [ -n "$far" ]; then
-		tn=$((tn + 1)); echo "not ok $tn - $tr_name: $tr_todo figures within 1% over the three runs ($far) # TODO $tr_why"
+		tn=$((tn + 1)); echo "not ok $tn - $tr_name: $tr_todo figures within 1% over the three runs ($(one_line "$far")) # TODO $tr_why"
 	else
 		ok 0 "$tr_name: $tr_todo figures within 1% over the three runs"
 	fi
