@@ -151,10 +151,10 @@ void clock_due(struct vcpu *v, unsigned int vi, double now)
 
 /*
  * Every vCPU of the host is halted: jump to the earliest deadline, unless
- * another host is more than the skew behind it (idle_lock held). True
- * when nothing is left to do for now.
+ * another host is more than the skew behind it (idle_lock held) and
+ * @force is false. True when nothing is left to do for now.
  */
-static bool try_warp(void)
+static bool try_warp(bool force)
 {
 	int first = tp.cfg.host_index * TM_MAX_VCPUS;
 	unsigned int i;
@@ -170,7 +170,7 @@ static bool try_warp(void)
 	if (!w)
 		return true;	/* nothing armed: wait for a device */
 	others = tm_sync_min_outside(&tp.sync, first, TM_MAX_VCPUS);
-	if (others >= 0 && (double)w->deadline > others + tp.cfg.skew_ns)
+	if (!force && others >= 0 && (double)w->deadline > others + tp.cfg.skew_ns)
 		return false;
 	w->wake_at = w->deadline;
 	tp.cs.warps++;
@@ -180,18 +180,31 @@ static bool try_warp(void)
 	return true;
 }
 
-/* Waits for other hosts to catch up with this idle one. */
+/*
+ * Waits for other hosts to catch up with this idle one; like a running
+ * vCPU's wait (wait_skew), for at most sync_timeout_ms of host time, then
+ * it warps anyway and counts a sync timeout, so that no wait between
+ * hosts is unbounded.
+ */
 static gpointer warper(gpointer unused)
 {
 	struct timespec pause = { 0, 100000 };
 
 	g_mutex_lock(&tp.idle_lock);
 	for (;;) {
+		uint64_t give_up;
+
 		g_cond_wait(&tp.warp_cond, &tp.idle_lock);
-		while (!try_warp()) {
+		give_up = host_ms() + tp.sync_timeout_ms;
+		while (!try_warp(false)) {
 			g_mutex_unlock(&tp.idle_lock);
 			nanosleep(&pause, NULL);
 			g_mutex_lock(&tp.idle_lock);
+			if (host_ms() > give_up) {
+				__atomic_fetch_add(&tp.sync_timeouts, 1, __ATOMIC_RELAXED);
+				try_warp(true);
+				break;
+			}
 		}
 	}
 	return NULL;
@@ -217,7 +230,7 @@ void clock_idle(struct vcpu *v, unsigned int vi)
 	tp.halted++;
 	tm_sync_halt(&tp.sync, v->slot, v->deadline);
 	idle_next_update();
-	if (!try_warp())
+	if (!try_warp(false))
 		g_cond_signal(&tp.warp_cond);
 	g_mutex_unlock(&tp.idle_lock);
 }

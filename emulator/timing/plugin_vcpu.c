@@ -4,8 +4,10 @@
  * feeds the model, and check-ins that keep vCPUs and hosts within the
  * skew bound.
  */
+#include <inttypes.h>
 #include <sched.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 #include <time.h>
 
@@ -98,6 +100,23 @@ static bool wait_skew(struct vcpu *v, unsigned int vi, double now)
 	return true;
 }
 
+/* A sync wait gave up: who held it back (QEMU's log, every 16th time). */
+static void sync_dump(const struct vcpu *v, unsigned int vi, double now)
+{
+	int n = __atomic_load_n(tp.sync.nslots, __ATOMIC_ACQUIRE);
+
+	fprintf(stderr, "cxlbed-timing: vCPU %u (slot %d) at %.0f ns waited %u ms; slots:",
+		vi, v->slot, now, tp.sync_timeout_ms);
+	for (int i = 0; i < n; i++) {
+		uint64_t c = __atomic_load_n(&tp.sync.slot[i], __ATOMIC_ACQUIRE);
+
+		if (c)
+			fprintf(stderr, " %d=%" PRIu64 "%s", i, c - 1,
+				tp.sync.halted && tp.sync.halted[i] ? "(halted)" : "");
+	}
+	fprintf(stderr, "\n");
+}
+
 static void sync_point(struct vcpu *v, unsigned int vi, double now)
 {
 	uint64_t ms = host_ms(), ktbs = kernel_tbs_of(vi);
@@ -121,8 +140,9 @@ static void sync_point(struct vcpu *v, unsigned int vi, double now)
 					   __ATOMIC_RELAXED);
 		}
 	}
-	if (!wait_skew(v, vi, now))
-		__atomic_fetch_add(&tp.sync_timeouts, 1, __ATOMIC_RELAXED);
+	if (!wait_skew(v, vi, now) &&
+	    __atomic_fetch_add(&tp.sync_timeouts, 1, __ATOMIC_RELAXED) % 16 == 0)
+		sync_dump(v, vi, now);
 	v->beat_ms = host_ms();
 	__atomic_store_n(&v->beat_ktbs, ktbs, __ATOMIC_RELAXED);
 	v->next_sync = now + tp.cfg.skew_ns / 4.0;
