@@ -91,6 +91,7 @@ static void idle_next_update(void)
 static void ring(struct vcpu *v, unsigned int vi)
 {
 	v->rung = v->deadline;
+	v->rung_ms = host_ms();
 	set_deadline(v, vi, UINT64_MAX);
 	__atomic_fetch_add(&tp.cs.irqs, 1, __ATOMIC_RELAXED);
 	tp.clock.page->cpu[vi].irqs++;
@@ -181,6 +182,30 @@ static bool try_warp(bool force)
 }
 
 /*
+ * A halted vCPU rung this long ago (host time) and still halted lost its
+ * interrupt: raise it again (counted). Our reading of hung two-host boots
+ * (pool-unequal-qos, contention), not yet confirmed: both vCPUs of a host
+ * stayed halted past their published deadlines, the other host's vCPU
+ * waited on them for minutes, and nothing rang them again.
+ */
+#define RING_LOST_MS 500
+
+static void rering_lost(void)
+{
+	uint64_t now = host_ms();
+
+	for (int i = 0; i < tp.nvcpus; i++) {
+		struct vcpu *o = tp.cpu[i];
+
+		if (o && o->halted && o->wake_at >= 0 && now - o->rung_ms > RING_LOST_MS) {
+			o->rung_ms = now;
+			tp.cs.rerings++;
+			clock_dev_ring(&tp.clock, (unsigned int)i);
+		}
+	}
+}
+
+/*
  * Waits for other hosts to catch up with this idle one; like a running
  * vCPU's wait (wait_skew), for at most sync_timeout_ms of host time, then
  * it warps anyway and counts a sync timeout, so that no wait between
@@ -194,7 +219,12 @@ static gpointer warper(gpointer unused)
 	for (;;) {
 		uint64_t give_up;
 
-		g_cond_wait(&tp.warp_cond, &tp.idle_lock);
+		/* woken to warp, or every 100 ms to look for a lost ring */
+		if (!g_cond_wait_until(&tp.warp_cond, &tp.idle_lock,
+				       g_get_monotonic_time() + 100 * G_TIME_SPAN_MILLISECOND)) {
+			rering_lost();
+			continue;
+		}
 		give_up = host_ms() + tp.sync_timeout_ms;
 		while (!try_warp(false)) {
 			g_mutex_unlock(&tp.idle_lock);

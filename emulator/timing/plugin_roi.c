@@ -26,6 +26,7 @@ void write_report(void)
 			.warps = tp.cs.warps, .warped_ns = tp.cs.warped_ns,
 			.ring_timeouts = tp.cs.ring_timeouts,
 			.kick_timeouts = tp.cs.kick_timeouts,
+			.rerings = tp.cs.rerings,
 		},
 	};
 	char *err = NULL;

@@ -185,11 +185,13 @@ bool roi_write_report(struct roi_log *l, const struct roi_report_ctx *ctx,
 			", \"late_mean_ns\": %.1f, "
 			"\"late_max_ns\": %.1f, \"warps\": %" PRIu64
 			", \"warped_ns\": %.0f, \"ring_timeouts\": %" PRIu64
-			", \"kick_timeouts\": %" PRIu64 " },\n", ctx->clock.irqs, ctx->clock.handled,
+			", \"kick_timeouts\": %" PRIu64 ", \"rerings\": %" PRIu64 " },\n",
+			ctx->clock.irqs, ctx->clock.handled,
 			ctx->clock.stray,
 			ctx->clock.late_mean_ns, ctx->clock.late_max_ns,
 			ctx->clock.warps, ctx->clock.warped_ns,
-			ctx->clock.ring_timeouts, ctx->clock.kick_timeouts);
+			ctx->clock.ring_timeouts, ctx->clock.kick_timeouts,
+			ctx->clock.rerings);
 	else
 		fprintf(f, "  \"guest_clock\": null,\n");
 	fprintf(f, "  \"rois\": [\n");

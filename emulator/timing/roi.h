@@ -68,6 +68,7 @@ struct roi_clock_report {
 	double warped_ns;	/* modeled time skipped so */
 	uint64_t ring_timeouts;	/* QEMU slow to take an interrupt (host time) */
 	uint64_t kick_timeouts;	/* an IPI's target did not wake (host time) */
+	uint64_t rerings;	/* a lost clock interrupt raised again */
 };
 
 /* Everything the report needs besides the log. */

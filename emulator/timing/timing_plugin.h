@@ -49,6 +49,7 @@ struct vcpu {
 	/* guest clock (plugin_clock.c) */
 	uint64_t deadline;	/* own modeled ns of the next clock event; ~0: none */
 	uint64_t rung;		/* the deadline last raised (lateness figures) */
+	uint64_t rung_ms;	/* host ms of that ring */
 	double wake_at;		/* a clock event woke it from halt at; <0: none */
 	double kicked_at;	/* an IPI woke it from halt at; <0: none */
 	double halt_at;		/* own modeled time when it last halted */
@@ -68,6 +69,7 @@ struct clock_stats {
 	double warped_ns;
 	uint64_t ring_timeouts;	/* QEMU took more than a moment to take a ring */
 	uint64_t kick_timeouts;	/* an IPI's target did not wake (host time) */
+	uint64_t rerings;	/* a ring that had not woken its vCPU, raised again */
 };
 
 struct tp_state {
