@@ -76,6 +76,15 @@ static unsigned long node_mask(int a, int b)
 	return (1ul << a) | (b >= 0 ? 1ul << b : 0);
 }
 
+/* First touch: the kernel zeroes and places every page of @p now. */
+static void *populate(char *p, size_t len)
+{
+	if (madvise(p, len, MADV_POPULATE_WRITE))
+		for (size_t off = 0; off < len; off += PAGE)
+			((volatile char *)p)[off] = 0;
+	return p;
+}
+
 static void *map_pages(size_t len, int mode, unsigned long mask)
 {
 	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
@@ -87,11 +96,7 @@ static void *map_pages(size_t len, int mode, unsigned long mask)
 		munmap(p, len);
 		return NULL;
 	}
-	/* first touch: the kernel zeroes and places every page now */
-	if (madvise(p, len, MADV_POPULATE_WRITE))
-		for (size_t off = 0; off < len; off += PAGE)
-			((volatile char *)p)[off] = 0;
-	return p;
+	return populate(p, len);
 }
 
 /*
@@ -118,11 +123,8 @@ static void *map_first_touch(struct pw *w, size_t len)
 		munmap(p, len);
 		return NULL;
 	}
-	if (madvise(p, len, MADV_POPULATE_WRITE))
-		for (size_t off = 0; off < len; off += PAGE)
-			((volatile char *)p)[off] = 0;
 	w->first_touch_fast += fast;
-	return p;
+	return populate(p, len);
 }
 
 void *pw_data(struct pw *w, size_t n)
