@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "model_lane.h"
 
+#include <math.h>
 #include <string.h>
 
 void mf_lane_init(struct mf_lane *l, double gbps, double queue_ns)
@@ -83,18 +84,29 @@ static double time_at(const struct mf_lane *l, double end)
 	return t;
 }
 
-/* Bytes that arrived over the last window, before this request. */
+/* e^-x for x >= 0; the series where x is small (nearly every request). */
+static double decay(double x)
+{
+	if (x < 1.0 / 64)
+		return 1 - x * (1 - x * (0.5 - x * (1.0 / 6)));
+	return x > 40 ? 0 : exp(-x);
+}
+
+/*
+ * Bytes that arrived over about the last window, before this request: an
+ * exponentially decaying sum, which for a steady arrival rate r holds
+ * r * window, as a sliding window would. An earlier form counted bytes in
+ * windows with fixed edges (k * window); the same stream then waited 1.02
+ * or 1.21 ms of 2.6 ms depending only on where its start fell against an
+ * edge (host-load.t's 2cpu stream, 6.41 vs 6.32 GB/s).
+ */
 static double recent_bytes(struct mf_lane *l, double t)
 {
-	double w = t * l->per_window;
-	uint64_t k = (uint64_t)w;
-
-	if (k != l->win) {
-		l->prev_bytes = k == l->win + 1 ? l->win_bytes : 0;
-		l->win_bytes = 0;
-		l->win = k;
+	if (t > l->recent_at) {
+		l->recent *= decay((t - l->recent_at) * l->per_window);
+		l->recent_at = t;
 	}
-	return l->prev_bytes * (1 - (w - (double)k)) + l->win_bytes;
+	return l->recent;
 }
 
 struct mf_grant mf_lane_take(struct mf_lane *l, int flow, double t,
@@ -123,7 +135,7 @@ struct mf_grant mf_lane_take(struct mf_lane *l, int flow, double t,
 	if (l->queue_ns > 0)
 		g.queue = mf_md1_wait(l->queue_ns, recent_bytes(l, t) *
 				      l->per_window * l->per_byte);
-	l->win_bytes += bytes;
+	l->recent += bytes;
 	start = l->finish[flow] > l->vtime ? l->finish[flow] : l->vtime;
 	end = start + bytes;
 	l->finish[flow] = end;

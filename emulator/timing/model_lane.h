@@ -18,8 +18,11 @@
  * so a resource queues before it is full. The model adds, on top of the
  * sharing rule, the mean wait of an M/D/1 queue,
  *     wait = q * rho / (2 (1 - rho))
- * with rho the resource's utilisation over the last window of modeled
- * time (about a microsecond) and q its service time (queue_ns). rho is
+ * with rho the resource's utilisation over the last few microseconds of
+ * modeled time (an exponentially decaying average, so that it depends on
+ * when requests came relative to each other, never on where a run's
+ * modeled time happens to fall against fixed window edges) and q its
+ * service time (queue_ns). rho is
  * held at MF_RHO_MAX so that a load which can fill the resource still gets
  * its full rate; beyond that, the sharing rule's own queue takes over.
  *
@@ -50,12 +53,12 @@ struct mf_lane {
 	double queue_ns;	/* M/D/1 service time; 0 = no queueing term */
 	double window_ns;	/* utilisation window */
 	double per_window;	/* 1 / window_ns */
+	double recent;		/* bytes arrived, decayed by e^(-age/window) */
+	double recent_at;	/* modeled ns that @recent stands for */
 	double vtime;		/* bytes served to each waiting flow so far */
 	double at;		/* modeled ns that vtime stands for */
 	int nflows;		/* flows seen (entries of finish[] in use) */
 	double finish[MF_FLOWS];	/* vtime at which a flow's last transfer ends */
-	uint64_t win;		/* current utilisation window (number) */
-	double win_bytes, prev_bytes;	/* arrived in it, and in the one before */
 };
 
 void mf_lane_init(struct mf_lane *l, double gbps, double queue_ns);
