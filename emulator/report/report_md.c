@@ -29,6 +29,11 @@ bool result_write_report(const struct run_result *r, const char *path,
 			       result_passed(r) ? "pass" : "fail",
 			       r->interrupted ? ", interrupted by " : "",
 			       r->interrupted ? r->interrupted : "");
+	for (guint i = 0; i < r->boot_retries->len; i++)
+		g_string_append_printf(s, "- booted again: %s\n",
+				       (const char *)g_ptr_array_index(r->boot_retries, i));
+	if (r->boot_retries->len)
+		g_string_append(s, "\n");
 	g_string_append_printf(s, "## How the figures were obtained\n\n%s.%s "
 			       "Each node row gives its clock: `modeled` figures come "
 			       "from the timing-model plugin's region-of-interest "

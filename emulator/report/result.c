@@ -58,6 +58,7 @@ struct run_result *result_new(void)
 	r->faults = g_ptr_array_new_with_free_func((GDestroyNotify)json_object_unref);
 	r->fault_seed = -1;
 	r->checks = g_ptr_array_new_with_free_func(check_free);
+	r->boot_retries = g_ptr_array_new_with_free_func(g_free);
 	return r;
 }
 
@@ -73,6 +74,7 @@ void result_free(struct run_result *r)
 	g_free(r->started_at);
 	g_free(r->qemu_version);
 	g_free(r->interrupted);
+	g_ptr_array_unref(r->boot_retries);
 	g_ptr_array_unref(r->hosts);
 	g_ptr_array_unref(r->workloads);
 	g_ptr_array_unref(r->faults);

@@ -74,6 +74,8 @@ struct run_result {
 	char *started_at;	/* ISO 8601 UTC */
 	char *qemu_version;
 	char *interrupted;	/* signal name if Ctrl-C etc., else NULL */
+	/* why every host was booted again (char *; runner.c, boot_hosts) */
+	GPtrArray *boot_retries;
 	GPtrArray *hosts;	/* struct res_host * */
 	GPtrArray *workloads;	/* struct res_workload * */
 	GPtrArray *faults;	/* JsonObject *: faults[] (docs/faults.md) */

@@ -155,6 +155,12 @@ struct run_result *result_from_json(JsonObject *o)
 	r->started_at = g_strdup(str_of(o, "started_at"));
 	r->qemu_version = g_strdup(str_of(o, "qemu_version"));
 	r->interrupted = g_strdup(str_of(o, "interrupted"));
+	if ((a = array_of(o, "boot_retries")))
+		for (guint i = 0; i < json_array_get_length(a); i++)
+			if (JSON_NODE_HOLDS_VALUE(json_array_get_element(a, i)) &&
+			    json_node_get_value_type(json_array_get_element(a, i)) == G_TYPE_STRING)
+				g_ptr_array_add(r->boot_retries,
+						g_strdup(json_array_get_string_element(a, i)));
 	if ((a = array_of(o, "hosts")))
 		for (guint i = 0; i < json_array_get_length(a); i++)
 			if (object_at(a, i))

@@ -114,6 +114,11 @@ JsonNode *result_to_json(const struct run_result *r)
 	set_str(b, "started_at", r->started_at);
 	set_str(b, "qemu_version", r->qemu_version);
 	set_str(b, "interrupted", r->interrupted);
+	json_builder_set_member_name(b, "boot_retries");
+	json_builder_begin_array(b);
+	for (guint i = 0; i < r->boot_retries->len; i++)
+		json_builder_add_string_value(b, g_ptr_array_index(r->boot_retries, i));
+	json_builder_end_array(b);
 
 	json_builder_set_member_name(b, "hosts");
 	json_builder_begin_array(b);
