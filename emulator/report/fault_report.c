@@ -53,7 +53,7 @@ static void mark(struct marks *ms, double x, const char *colour, const char *fmt
 	g_array_append_val(ms->m, v);
 }
 
-bool fault_report_write_svg(const struct run_result *r, const char *dir)
+char *fault_report_svg(const struct run_result *r)
 {
 	double t0 = origin_ns(r);
 	bool modeled = t0 >= 0;
@@ -63,9 +63,8 @@ bool fault_report_write_svg(const struct run_result *r, const char *dir)
 	g_autoptr(GPtrArray) ys = g_ptr_array_new_with_free_func((GDestroyNotify)g_array_unref);
 	g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func(g_free);
 	g_autofree struct svg_series *series = NULL;
-	g_autofree char *svg = NULL, *path = NULL;
+	char *svg;
 	const struct res_workload *w;
-	bool ok;
 
 	/* throughput per epoch, each workload a series */
 	cb_foreach(r->workloads, const struct res_workload, w) {
@@ -135,11 +134,17 @@ bool fault_report_write_svg(const struct run_result *r, const char *dir)
 		.y_label = modeled ? "operations per modeled ms" : "",
 		.series = series, .nseries = xs->len,
 		.marks = (struct svg_vmark *)ms.m->data, .nmarks = ms.m->len });
-	path = g_build_filename(dir, FAULT_SVG_FILE, NULL);
-	ok = g_file_set_contents(path, svg, -1, NULL);
 	g_array_unref(ms.m);
 	g_ptr_array_unref(ms.labels);
-	return ok;
+	return svg;
+}
+
+bool fault_report_write_svg(const struct run_result *r, const char *dir)
+{
+	g_autofree char *svg = fault_report_svg(r);
+	g_autofree char *path = g_build_filename(dir, FAULT_SVG_FILE, NULL);
+
+	return g_file_set_contents(path, svg, -1, NULL);
 }
 
 static void ms_cell(GString *s, JsonObject *o, const char *k)

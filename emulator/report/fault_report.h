@@ -12,6 +12,8 @@
 
 #define FAULT_SVG_FILE "faults-timeline.svg"
 
+/* The faults' timeline plot (an SVG document); caller frees. */
+char *fault_report_svg(const struct run_result *r);
 bool fault_report_write_svg(const struct run_result *r, const char *dir);
 void fault_report_md(GString *s, const struct run_result *r);
 

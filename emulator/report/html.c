@@ -2,6 +2,7 @@
 /* report.html of a run and of a table (see html.h). */
 #include "html.h"
 #include "figures.h"
+#include "html_runtime.h"
 #include "svg.h"
 #include "topo_tree.h"
 
@@ -10,6 +11,7 @@
 static const char style[] =
 	"body{font-family:'DejaVu Sans',sans-serif;margin:24px;color:#222;max-width:1400px}"
 	"h1{font-size:22px}h2{font-size:18px;margin-top:28px;border-bottom:1px solid #ccc}"
+	"h3{font-size:15px;margin-top:18px}"
 	"table{border-collapse:collapse;font-size:13px;margin:8px 0}"
 	"th,td{border:1px solid #ccc;padding:3px 8px;text-align:left;vertical-align:top}"
 	"th{background:#f2f2f2}td.num{text-align:right;font-variant-numeric:tabular-nums}"
@@ -271,6 +273,9 @@ char *html_run_report(const struct run_result *r, const struct cb_topology *topo
 	curves_section(s, t);
 	tree_section(s, topo, "Topology");
 	workloads_section(s, r);
+	html_tiering_section(s, r);
+	html_pool_section(s, r);
+	html_faults_section(s, r);
 	files_section(s, r);
 	g_string_append(s, "</body>\n</html>\n");
 	return g_string_free(s, FALSE);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* The tiering policies' table in report.md (policy_report.h). */
+/* The tiering policies' table and hit-ratio plots (policy_report.h). */
 #include "policy_report.h"
+#include "svg.h"
 
 #include <string.h>
 
@@ -18,6 +19,108 @@ static JsonObject *obj(JsonObject *o, const char *key)
 	return o && json_object_has_member(o, key) &&
 	       JSON_NODE_HOLDS_OBJECT(json_object_get_member(o, key)) ?
 	       json_object_get_object_member(o, key) : NULL;
+}
+
+/* The policies of a `cxlbed-pool` workload's output; NULL for any other. */
+JsonArray *policy_report_policies(const struct res_workload *w)
+{
+	if (!w->output || g_strcmp0(json_object_get_string_member_with_default(
+			   w->output, "workload", ""), "pool") ||
+	    !json_object_has_member(w->output, "policies") ||
+	    !JSON_NODE_HOLDS_ARRAY(json_object_get_member(w->output, "policies")))
+		return NULL;
+	return json_object_get_array_member(w->output, "policies");
+}
+
+char *policy_report_svg_name(const struct res_workload *w)
+{
+	return g_strdup_printf("hit-ratio-%s-%s.svg", w->name, w->host);
+}
+
+/*
+ * Fast-tier hit ratio over each policy's run: one line per policy, from
+ * its `series` ([t_ms, hit ratio, fast bytes, far bytes] per step, t_ms
+ * from the policy's start). NULL when no policy has a series.
+ */
+char *policy_report_svg(const struct res_workload *w)
+{
+	JsonArray *pols = policy_report_policies(w);
+	g_autoptr(GPtrArray) xs = g_ptr_array_new_with_free_func((GDestroyNotify)g_array_unref);
+	g_autoptr(GPtrArray) ys = g_ptr_array_new_with_free_func((GDestroyNotify)g_array_unref);
+	g_autofree struct svg_series *series = NULL;
+	g_autofree char *sub = NULL;
+	GPtrArray *names;
+	char *svg;
+
+	if (!pols)
+		return NULL;
+	names = g_ptr_array_new();
+	for (guint i = 0; i < json_array_get_length(pols); i++) {
+		JsonObject *p = json_array_get_object_element(pols, i);
+		JsonArray *ser = p && json_object_has_member(p, "series") &&
+				 JSON_NODE_HOLDS_ARRAY(json_object_get_member(p, "series")) ?
+				 json_object_get_array_member(p, "series") : NULL;
+		GArray *x, *y;
+
+		if (!ser || !json_array_get_length(ser))
+			continue;
+		x = g_array_new(FALSE, FALSE, sizeof(double));
+		y = g_array_new(FALSE, FALSE, sizeof(double));
+		for (guint k = 0; k < json_array_get_length(ser); k++) {
+			JsonNode *n = json_array_get_element(ser, k);
+			JsonArray *pt = JSON_NODE_HOLDS_ARRAY(n) ? json_node_get_array(n) : NULL;
+
+			if (!pt || json_array_get_length(pt) < 2)
+				continue;
+			g_array_append_val(x, (double){ json_array_get_double_element(pt, 0) });
+			g_array_append_val(y, (double){ json_array_get_double_element(pt, 1) });
+		}
+		g_ptr_array_add(names, (char *)json_object_get_string_member_with_default(
+					p, "policy", "?"));
+		g_ptr_array_add(xs, x);
+		g_ptr_array_add(ys, y);
+	}
+	if (!xs->len) {
+		g_ptr_array_unref(names);
+		return NULL;
+	}
+	series = g_new0(struct svg_series, xs->len);
+	for (guint i = 0; i < xs->len; i++) {
+		GArray *x = g_ptr_array_index(xs, i), *y = g_ptr_array_index(ys, i);
+
+		series[i] = (struct svg_series){ g_ptr_array_index(names, i),
+						 (double *)x->data, (double *)y->data, x->len };
+	}
+	sub = g_strdup_printf("%s on %s, local fraction %.2f: share of the step's accesses "
+			      "served from the fast tier", json_object_get_string_member_with_default(
+				      w->output, "kind", "?"), w->host,
+			      json_object_get_double_member_with_default(w->output,
+									 "local_fraction", 0));
+	svg = svg_line_plot(&(struct svg_plot){
+		.title = "Fast-tier hit ratio over time, per policy",
+		.subtitle = sub,
+		.x_label = "guest ms since the policy's run began",
+		.y_label = "hit ratio",
+		.series = series, .nseries = xs->len });
+	g_ptr_array_unref(names);
+	return svg;
+}
+
+bool policy_report_write_svgs(const struct run_result *r, const char *dir, GError **error)
+{
+	for (guint i = 0; i < r->workloads->len; i++) {
+		const struct res_workload *w = g_ptr_array_index(r->workloads, i);
+		g_autofree char *svg = policy_report_svg(w);
+		g_autofree char *name = NULL, *path = NULL;
+
+		if (!svg)
+			continue;
+		name = policy_report_svg_name(w);
+		path = g_build_filename(dir, name, NULL);
+		if (!g_file_set_contents(path, svg, -1, error))
+			return false;
+	}
+	return true;
 }
 
 static void one_workload(GString *s, const struct res_workload *w, JsonArray *pols)
@@ -65,29 +168,36 @@ static void one_workload(GString *s, const struct res_workload *w, JsonArray *po
 		else
 			g_string_append(s, " – |\n");
 	}
+	{
+		g_autofree char *svg = policy_report_svg(w);
+		g_autofree char *name = svg ? policy_report_svg_name(w) : NULL;
+
+		if (svg)
+			g_string_append_printf(s, "\nFast-tier hit ratio over time: [%s](%s).\n",
+					       name, name);
+	}
 }
 
-void policy_report_md(GString *s, const struct run_result *r)
+void policy_report_each(GString *s, const struct run_result *r, const char *heading,
+			policy_report_fn fn)
 {
 	bool any = false;
 
 	for (guint i = 0; i < r->workloads->len; i++) {
 		const struct res_workload *w = g_ptr_array_index(r->workloads, i);
-		JsonArray *pols;
+		JsonArray *pols = policy_report_policies(w);
 
-		if (!w->output || g_strcmp0(json_object_get_string_member_with_default(
-				   w->output, "workload", ""), "pool") ||
-		    !json_object_has_member(w->output, "policies") ||
-		    !JSON_NODE_HOLDS_ARRAY(json_object_get_member(w->output, "policies")))
+		if (!pols)
 			continue;
-		pols = json_object_get_array_member(w->output, "policies");
 		if (!any)
-			g_string_append(s, "\n## Tiering policies\n\nThe same workload under each "
-					   "policy (docs/pooling.md). Time: each policy's span in "
-					   "guest time, which is modeled time when summary.json "
-					   "`guest_clock` is `modeled`; moved: pages the kernel "
-					   "migrated plus the runtime's own copies.\n");
+			g_string_append(s, heading);
 		any = true;
-		one_workload(s, w, pols);
+		fn(s, w, pols);
 	}
+}
+
+void policy_report_md(GString *s, const struct run_result *r)
+{
+	policy_report_each(s, r, "\n## Tiering policies\n\n" POLICY_REPORT_NOTE "\n",
+			   one_workload);
 }

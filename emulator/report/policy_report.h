@@ -11,7 +11,29 @@
 
 #include "result.h"
 
+/* What the policy figures are, for report.md and report.html alike. */
+#define POLICY_REPORT_NOTE "The same workload under each policy (docs/pooling.md). " \
+	"Time: each policy's span in guest time, which is modeled time when " \
+	"summary.json's guest_clock is modeled; moved: pages the kernel migrated " \
+	"plus the runtime's own copies."
+
+/*
+ * fn(s, w, policies) for each cxlbed-pool workload of @r, @heading first;
+ * nothing at all when there is none.
+ */
+typedef void (*policy_report_fn)(GString *s, const struct res_workload *w, JsonArray *pols);
+void policy_report_each(GString *s, const struct run_result *r, const char *heading,
+			policy_report_fn fn);
 /* Appends nothing when no workload is a cxlbed-pool run. */
 void policy_report_md(GString *s, const struct run_result *r);
+/* The policies of a `cxlbed-pool` workload's output; NULL for any other. */
+JsonArray *policy_report_policies(const struct res_workload *w);
+/* hit-ratio-NAME-HOST.svg: the file of @w's plot; caller frees. */
+char *policy_report_svg_name(const struct res_workload *w);
+/* @w's fast-tier hit ratio over time, one line per policy (an SVG
+ * document; NULL when it has none); caller frees. */
+char *policy_report_svg(const struct res_workload *w);
+/* Every pool workload's plot into @dir. */
+bool policy_report_write_svgs(const struct run_result *r, const char *dir, GError **error);
 
 #endif

@@ -62,14 +62,13 @@ static void line_add(GPtrArray *lines, const char *label, double x, double y)
 	g_array_append_val(l->y, y);
 }
 
-bool pool_report_write_svg(JsonObject *pool, const char *dir, GError **error)
+char *pool_report_svg(JsonObject *pool)
 {
 	JsonArray *samples = member_array(pool, "samples");
 	g_autoptr(GPtrArray) lines = g_ptr_array_new_with_free_func(line_free);
 	JsonObject *pools = member_object(pool, "pools");
 	bool many = pools && json_object_get_size(pools) > 1;
 	g_autofree struct svg_series *series = NULL;
-	g_autofree char *svg = NULL, *path = NULL;
 	static const char *const keys[] = { "lent", "used", "free", "stranded" };
 
 	for (guint i = 0; samples && i < json_array_get_length(samples); i++) {
@@ -103,14 +102,20 @@ bool pool_report_write_svg(JsonObject *pool, const char *dir, GError **error)
 		series[i] = (struct svg_series){ l->label, (double *)l->x->data,
 						 (double *)l->y->data, l->x->len };
 	}
-	svg = svg_line_plot(&(struct svg_plot){
+	return svg_line_plot(&(struct svg_plot){
 		.title = "Pool utilisation over time",
 		.subtitle = "capacity lent to hosts, used by them, free in the pool, "
 			    "stranded (lent, unused); host wall time",
 		.x_label = "seconds since the fabric manager started",
 		.y_label = "MiB",
 		.series = series, .nseries = lines->len });
-	path = g_build_filename(dir, POOL_SVG_FILE, NULL);
+}
+
+bool pool_report_write_svg(JsonObject *pool, const char *dir, GError **error)
+{
+	g_autofree char *svg = pool_report_svg(pool);
+	g_autofree char *path = g_build_filename(dir, POOL_SVG_FILE, NULL);
+
 	return g_file_set_contents(path, svg, -1, error);
 }
 

@@ -15,6 +15,8 @@
 
 /* DIR/pool-utilisation.svg: lent, used, free, stranded and each host's
  * share over time, from pool.samples[]. */
+/* The pool utilisation plot (an SVG document); caller frees. */
+char *pool_report_svg(JsonObject *pool);
 bool pool_report_write_svg(JsonObject *pool, const char *dir, GError **error);
 /* report.md's "Pool" section. */
 void pool_report_md(GString *s, JsonObject *pool);

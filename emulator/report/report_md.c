@@ -88,5 +88,12 @@ bool result_write_report(const struct run_result *r, const char *path,
 			   "`summary.json`, `state.json` (how far the run got and how it "
 			   "ended, docs/run-state.md), `console-HOST.log` (guest serial console), "
 			   "`qmp-HOST.log` (QMP and agent traffic), `qemu-HOST.log` (QEMU's own output).\n");
+	{
+		/* the plots it links sit beside it */
+		g_autofree char *dir = g_path_get_dirname(path);
+
+		if (!policy_report_write_svgs(r, dir, error))
+			return false;
+	}
 	return g_file_set_contents(path, s->str, s->len, error);
 }

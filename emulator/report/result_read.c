@@ -169,6 +169,9 @@ struct run_result *result_from_json(JsonObject *o)
 		for (guint i = 0; i < json_array_get_length(a); i++)
 			if (object_at(a, i))
 				read_workload(r, object_at(a, i));
+	if (json_object_has_member(o, "pool") &&
+	    JSON_NODE_HOLDS_OBJECT(json_object_get_member(o, "pool")))
+		r->pool = json_object_ref(json_object_get_object_member(o, "pool"));
 	r->fault_seed = json_object_get_int_member_with_default(o, "fault_seed", -1);
 	if ((a = array_of(o, "faults")))
 		for (guint i = 0; i < json_array_get_length(a); i++)

@@ -14,7 +14,7 @@
 . "$(dirname "$0")/lib.sh"
 need_image
 [ -f "$top/build/timing/libcxlbed-timing.so" ] || skip_all "timing plugin not built (run make)"
-plan 13
+plan 14
 out=$outroot/pol
 run_scn "$out" "$top/tests/data/pool-policies.scn"
 pol() { sj "$out" ".workloads[0].output.policies[] | select(.policy == \"$1\") | $2"; }
@@ -34,6 +34,12 @@ check "libcxlpool staged every layer use into its fast slots ($(pol libcxlpool .
 check "its prefetches add up, none useless ($(pol libcxlpool '.prefetch | tostring'))" \
 	[ "$(pol libcxlpool '.prefetch | .issued > 0 and .useless == 0 and .issued == .timely + .late + .useless')" = true ]
 check "report.md has the policies table" grep -q '^| libcxlpool | yes |' "$out/report.md"
+hit_plot() {  # the hit-ratio plot beside report.md: XML, one line per policy
+	svg=$out/hit-ratio-layers-h0.svg
+	xmllint --noout "$svg" && grep -q "(hit-ratio-layers-h0.svg)" "$out/report.md" &&
+	[ "$(grep -c '<polyline' "$svg")" -ge 4 ]
+}
+check "hit-ratio-layers-h0.svg: well-formed, linked from report.md, a line per policy" hit_plot
 
 gb=$(sj "$out" '.workloads[] | select(.name == "giveback") | .output.stdout' | grep '^{"program":"cxlpoold-check"')
 echo "$gb" | diag

@@ -10,7 +10,7 @@
 . "$(dirname "$0")/lib.sh"
 [ -x "$cxlbed" ] || skip_all "./cxlbed not built (run make)"
 [ -n "$(chromium_bin)" ] || skip_all "no chromium (Debian: chromium; ci/deps installs it)"
-plan 9
+plan 12
 
 ref=$outroot/reftable
 cp -r "$top/results/reference/table" "$ref"
@@ -42,6 +42,23 @@ chromium_run --screenshot="$png" --window-size=1400,2400 "file://$ref/report.htm
 check "Chromium renders the table page to a PNG" \
 	sh -c "[ \"\$(head -c 8 '$png' | od -An -c | tr -d ' ')\" = '211PNG\r\n032\n' ]"
 [ "${KEEP:-0}" = 1 ] && echo "PNG kept: $png" | diag
+
+# A run's page draws what ran on the fabric: the tiering policies side by
+# side with each one's hit ratio over time (a pool-policies run), the
+# pool's utilisation and the faults' timeline (a kill-pool-node run).
+# Both summaries are real runs' (tests/data/report-runs), redrawn here.
+cp -r "$top/tests/data/report-runs" "$outroot/runs"
+"$cxlbed" report "$outroot/runs/pool-policies" >/dev/null 2>&1 &&
+	"$cxlbed" report "$outroot/runs/faults-pool" >/dev/null 2>&1
+ok $? "cxlbed report redraws a pool-policies run and a faults run"
+v=$(browser_check "$outroot/runs/pool-policies/report.html")
+echo "pool-policies run page: $v" | diag
+check "tiering page: the policies' table and a hit-ratio plot with one series per policy (4)" \
+	sh -c "case '$v' in 'OK | fetched=0 plots=1 series=4 trees=1') grep -q 'Tiering policies' '$outroot/runs/pool-policies/report.html';; *) exit 1;; esac"
+v=$(browser_check "$outroot/runs/faults-pool/report.html")
+echo "faults run page: $v" | diag
+check "faults page: the pool's utilisation and the faults' timeline, legends inside" \
+	sh -c "case '$v' in 'OK | fetched=0 plots=2 '*' trees=1') grep -q 'Pool utilisation over time' '$outroot/runs/faults-pool/report.html' && grep -q 'what the workloads saw' '$outroot/runs/faults-pool/report.html';; *) exit 1;; esac"
 
 # A page names what it could not draw rather than fail: the topology of a
 # moved run is gone.
