@@ -210,6 +210,18 @@ static void rering_lost(void)
  * vCPU's wait (wait_skew), for at most sync_timeout_ms of host time, then
  * it warps anyway and counts a sync timeout, so that no wait between
  * hosts is unbounded.
+ *
+ * Besides being woken to warp, it looks every 100 ms: for a lost ring,
+ * and for a host whose vCPUs are all halted with nothing on its way to
+ * wake them. That happens when a kick (clock_apic_store) is recorded for
+ * an IPI the target had already taken: on a busy host the target can
+ * wake at a published clock that lags the sender's, run, and halt again
+ * before the sender's callback records the kick. The kick then expires
+ * (KICK_MS, counted as kick_timeouts), but only a look at the host
+ * notices: once every vCPU is halted, nothing else calls try_warp. Seen:
+ * a two-host boot (pool-unequal-qos) in which one host's two vCPUs stayed
+ * halted for minutes behind such a kick while the other host's vCPU
+ * waited on them at every sync point.
  */
 static gpointer warper(gpointer unused)
 {
@@ -219,12 +231,9 @@ static gpointer warper(gpointer unused)
 	for (;;) {
 		uint64_t give_up;
 
-		/* woken to warp, or every 100 ms to look for a lost ring */
-		if (!g_cond_wait_until(&tp.warp_cond, &tp.idle_lock,
-				       g_get_monotonic_time() + 100 * G_TIME_SPAN_MILLISECOND)) {
-			rering_lost();
-			continue;
-		}
+		g_cond_wait_until(&tp.warp_cond, &tp.idle_lock,
+				  g_get_monotonic_time() + 100 * G_TIME_SPAN_MILLISECOND);
+		rering_lost();
 		give_up = host_ms() + tp.sync_timeout_ms;
 		while (!try_warp(false)) {
 			g_mutex_unlock(&tp.idle_lock);
