@@ -934,13 +934,22 @@ static void teardown(struct run *run)
 }
 
 /*
- * QEMU 10.0.2's TCG sometimes aborts while a multi-vCPU guest boots, before
- * any of cxlbed's instrumentation runs (system/physmem.c, iotlb_to_section:
- * "section_index < d->map.sections_nb"; docs/run-state.md). That is
- * QEMU's defect, not the topology's: such a boot is tried again.
+ * Boots that fail for the platform's reasons, not the topology's, are
+ * tried again (docs/run-state.md):
+ * - QEMU 10.0.2's TCG sometimes aborts while a multi-vCPU guest boots,
+ *   before any of cxlbed's instrumentation runs (system/physmem.c,
+ *   iotlb_to_section: "section_index < d->map.sections_nb").
+ * - On a loaded host a guest kernel can lose its timer interrupts early in
+ *   boot, before the guest clock module takes over (it still runs on the
+ *   emulated clock then): RCU reports a stall on the console, or the
+ *   kernel panics with "IO-APIC + timer doesn't work", and the agent
+ *   never comes up.
  */
 #define BOOT_ATTEMPTS 3
 #define QEMU_BOOT_ABORT "iotlb_to_section: Assertion"
+static const char *const guest_boot_stalls[] = {
+	"rcu_preempt detected stalls", "IO-APIC + timer doesn't work",
+};
 
 static void free_error(gpointer e)
 {
@@ -948,32 +957,52 @@ static void free_error(gpointer e)
 		g_error_free(e);
 }
 
-static bool qemu_boot_abort(const struct run *run, const struct host_run *hr)
+static bool file_has(const char *path, const char *what)
 {
-	g_autofree char *qemu_log = host_file(run, "qemu", hr->h, "log");
 	g_autofree char *text = NULL;
 
-	if (!hr->proc || !qemu_proc_exited(hr->proc) ||
-	    !WIFSIGNALED(hr->proc->wait_status) ||
-	    WTERMSIG(hr->proc->wait_status) != SIGABRT)
-		return false;
-	return g_file_get_contents(qemu_log, &text, NULL, NULL) &&
-	       strstr(text, QEMU_BOOT_ABORT);
+	return g_file_get_contents(path, &text, NULL, NULL) && strstr(text, what);
 }
 
-/* Keep an aborted attempt's QEMU log beside the run's: qemu-HOST.bootN.log. */
-static void keep_attempt_log(const struct run *run, const struct host_run *hr, int attempt)
+/* Why @hr's boot failed for the platform's reasons, or NULL (static text). */
+static const char *boot_broken(const struct run *run, const struct host_run *hr)
 {
 	g_autofree char *qemu_log = host_file(run, "qemu", hr->h, "log");
-	g_autofree char *what = g_strdup_printf("boot%d", attempt);
-	g_autofree char *kept = g_strdup_printf("%s/qemu-%s.%s.log", run->dir, hr->h->id, what);
+	g_autofree char *console = host_file(run, "console", hr->h, "log");
 
-	rename(qemu_log, kept);
+	if (!hr->proc)
+		return NULL;
+	if (qemu_proc_exited(hr->proc))
+		return WIFSIGNALED(hr->proc->wait_status) &&
+		       WTERMSIG(hr->proc->wait_status) == SIGABRT &&
+		       file_has(qemu_log, QEMU_BOOT_ABORT) ?
+		       "QEMU aborted (QEMU's TCG defect: " QEMU_BOOT_ABORT ")" : NULL;
+	for (size_t i = 0; i < G_N_ELEMENTS(guest_boot_stalls); i++)
+		if (file_has(console, guest_boot_stalls[i]))
+			return i == 0 ? "the guest kernel stalled before its agent came up "
+					"(console: rcu_preempt detected stalls)" :
+					"the guest kernel panicked before its agent came up "
+					"(console: IO-APIC + timer doesn't work)";
+	return NULL;
+}
+
+/* Keep a failed attempt's logs beside the run's: qemu-HOST.bootN.log, console-HOST.bootN.log. */
+static void keep_attempt_logs(const struct run *run, const struct host_run *hr, int attempt)
+{
+	static const char *const logs[] = { "qemu", "console" };
+
+	for (size_t i = 0; i < G_N_ELEMENTS(logs); i++) {
+		g_autofree char *log = host_file(run, logs[i], hr->h, "log");
+		g_autofree char *kept = g_strdup_printf("%s/%s-%s.boot%d.log", run->dir,
+							logs[i], hr->h->id, attempt);
+
+		rename(log, kept);
+	}
 }
 
 /*
  * Start every host (they boot in parallel) and wait for each to come up;
- * when QEMU aborted on its known boot defect, stop them all and start
+ * when one failed for the platform's reasons (boot_broken), stop them all and start
  * again, with a fresh timing segment: the hosts' modeled clocks meet
  * there, and a dead QEMU's would hold the others back. Then each host's
  * regions and its enumeration.
@@ -985,7 +1014,7 @@ static void boot_hosts(struct run *run)
 
 	for (int attempt = 1;; attempt++) {
 		GPtrArray *errors = g_ptr_array_new_with_free_func(free_error);
-		g_autoptr(GString) aborted = g_string_new(NULL);
+		g_autoptr(GString) broken = g_string_new(NULL);
 		bool start_failed = false;
 
 		run_state_stage(run->state, "starting", NULL);
@@ -998,24 +1027,23 @@ static void boot_hosts(struct run *run)
 		}
 		cb_foreach(run->hosts, struct host_run, hr) {
 			GError *e = NULL;
+			const char *why;
 
 			if (!hr->failed && !qemu_proc_interrupted() &&
-			    !connect_host(run, hr, &e) && qemu_boot_abort(run, hr))
-				g_string_append_printf(aborted, "%s%s", aborted->len ? ", " : "",
-						       hr->h->id);
+			    !connect_host(run, hr, &e) && (why = boot_broken(run, hr)))
+				g_string_append_printf(broken, "%s%s: %s", broken->len ? "; " : "",
+						       hr->h->id, why);
 			g_ptr_array_add(errors, e);
 		}
-		if (aborted->len && !start_failed && attempt < BOOT_ATTEMPTS &&
+		if (broken->len && !start_failed && attempt < BOOT_ATTEMPTS &&
 		    !qemu_proc_interrupted()) {
-			char *why = g_strdup_printf("attempt %d: QEMU aborted while %s booted "
-						    "(QEMU's TCG defect: %s)", attempt,
-						    aborted->str, QEMU_BOOT_ABORT);
+			char *why = g_strdup_printf("attempt %d: %s", attempt, broken->str);
 
 			progress(NULL, "boot", "%s; starting every host again", why);
 			g_ptr_array_add(run->res->boot_retries, why);
 			cb_foreach(run->hosts, struct host_run, hr) {
 				release_host(run, hr);
-				keep_attempt_log(run, hr, attempt);
+				keep_attempt_logs(run, hr, attempt);
 			}
 			if (run->shm) {
 				timing_run_cleanup(run->res->run_id);

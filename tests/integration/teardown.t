@@ -4,7 +4,7 @@
 # reader goes away (`cxlbed run | head -n 1`); bad input starts nothing.
 . "$(dirname "$0")/lib.sh"
 need_image
-plan 22
+plan 24
 topo=$top/topologies/direct.topo
 
 # Start a run in the background and wait until its guest agent is up (or
@@ -107,7 +107,22 @@ not_retried() {
 	[ "$(sj "$out" '[.checks[] | select(.name == "boot:h0" and (.pass | not)) | .detail | test("signal 6")] | any')" = true ]
 }
 check "any other abort while booting fails the boot, not retried (exit $rc, $(sj "$out" '.boot_retries | length') retries)" not_retried
-both_clean() { no_qemu_left "$outroot/boot-abort" && no_qemu_left "$outroot/boot-abort-other"; }
+# A guest kernel that stalls before its agent comes up (on a loaded host:
+# timer interrupts lost, RCU reports a stall) is booted again too. The
+# stall is made here by stopping the booting QEMU (SIGSTOP) after writing
+# the kernel's RCU stall report to its console log; the boot times out.
+out=$outroot/boot-stall
+topo_saved=$topo topo=$top/tests/data/boot-short.scn
+start_run "$out" qmp
+topo=$topo_saved
+echo "[   22.172116] rcu: INFO: rcu_preempt detected stalls on CPUs/tasks:" >>"$out/console-h0.log"
+kill -STOP "$(cat "$out/qemu-h0.pid")"
+wait $runpid
+rc=$?
+check "a guest stalled before its agent came up: booted again, the run passes (exit $rc)" [ $rc -eq 0 ]
+check "boot_retries says the guest kernel stalled; its console kept as console-h0.boot1.log" \
+	sh -c "[ \"\$(jq -r '.boot_retries[0]' '$out/summary.json')\" = 'attempt 1: h0: the guest kernel stalled before its agent came up (console: rcu_preempt detected stalls)' ] && grep -q rcu_preempt '$out/console-h0.boot1.log'"
+both_clean() { no_qemu_left "$outroot/boot-abort" && no_qemu_left "$outroot/boot-abort-other" && no_qemu_left "$outroot/boot-stall"; }
 check "no QEMU left behind after aborts at boot" both_clean
 
 nothing_left() { ! ls "$1"/qmp-*.sock "$1"/agent-*.sock "$1"/qemu-*.pid 2>/dev/null | grep -q . && no_qemu_left "$1"; }
