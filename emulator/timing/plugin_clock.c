@@ -218,10 +218,13 @@ static void rering_lost(void)
  * wake at a published clock that lags the sender's, run, and halt again
  * before the sender's callback records the kick. The kick then expires
  * (KICK_MS, counted as kick_timeouts), but only a look at the host
- * notices: once every vCPU is halted, nothing else calls try_warp. Seen:
- * a two-host boot (pool-unequal-qos) in which one host's two vCPUs stayed
- * halted for minutes behind such a kick while the other host's vCPU
- * waited on them at every sync point.
+ * notices: a vCPU with a kick is not a sleeper, so idle_next leaves it
+ * out and a running vCPU past its deadline never rings it; and once every
+ * vCPU is halted, nothing else calls try_warp. Seen in two-host boots
+ * (pool-unequal-qos, contention), with gdb: one host's two vCPUs halted
+ * for minutes behind such a kick (warps 0), and in another run one halted
+ * vCPU with a stale kick, idle_next at "none", while its sibling and the
+ * other host's vCPU waited on its deadline at every sync point.
  */
 static gpointer warper(gpointer unused)
 {
@@ -234,6 +237,7 @@ static gpointer warper(gpointer unused)
 		g_cond_wait_until(&tp.warp_cond, &tp.idle_lock,
 				  g_get_monotonic_time() + 100 * G_TIME_SPAN_MILLISECOND);
 		rering_lost();
+		idle_next_update();	/* expires stale kicks: sleepers again */
 		give_up = host_ms() + tp.sync_timeout_ms;
 		while (!try_warp(false)) {
 			g_mutex_unlock(&tp.idle_lock);

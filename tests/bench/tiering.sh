@@ -1,0 +1,35 @@
+#!/bin/sh
+# Benchmark: tiering policies side by side and libcxlpool's own cost. Runs
+# a tier scenario (default workloads/scenarios/tier-layers.scn; BENCH_SCN
+# names another) once and prints, per policy, its span in modeled time
+# (the guest clock is modeled), the slowdown against all-local, the
+# fast-tier hit ratio and the bytes moved; then the runtime's threads'
+# modeled time over libcxlpool's span: its bookkeeping (the helper thread
+# deciding what to stage, outside its copies: the goal is under 3% of one
+# vCPU) and its data movement (the copies it makes instead of the kernel)
+# apart. The stream workloads (layers, kv) have no helper: their copy
+# lanes' time outside the copies is not measured, and bookkeeping reads 0.
+# One sample: docs/pooling.md says how far such figures move between runs.
+set -eu
+top=$(cd "$(dirname "$0")/../.." && pwd)
+scn=${BENCH_SCN:-$top/workloads/scenarios/tier-layers.scn}
+tmp=$(mktemp -d /tmp/cxlbed-bench.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+export CXLBED_STATE_DIR="$tmp/state"
+
+echo "tiering policies, $(basename "$scn"), one run, modeled time (guest clock modeled)"
+"$top/cxlbed" run --out "$tmp/run" "$scn" >"$tmp/log" 2>&1 || {
+	echo "run failed; see: $top/cxlbed run $scn"; tail -5 "$tmp/log"; exit 1; }
+jq -r '.workloads[] | select(.output.policies) | .output as $o |
+	([$o.policies[] | select(.policy == "all-local") | .guest_ms][0]) as $base |
+	"  \($o.kind) on \(.host), local fraction \($o.local_fraction):",
+	($o.policies[] |
+	 "    \(.policy | . + " " * (12 - length)) " +
+	 (if .ok then "\(.guest_ms) ms" + (if $base then ", \(.guest_ms / $base * 100 | round / 100)x all-local" else "" end) +
+	   ", hit \(.hit_ratio), moved \(.moved_bytes / 1048576 * 10 | round / 10) MiB" +
+	   (if .same_result then "" else ", RESULT DIFFERS" end)
+	  else "failed: \(.error // "see the run log")" end)),
+	($o.policies[] | select(.policy == "libcxlpool" and .ok and .runtime) |
+	 "    libcxlpool runtime: bookkeeping \(.runtime.helper_ns / 1e6 / .guest_ms * 1000 | round / 10)% of one vCPU (goal < 3%), " +
+	 "data movement \(.runtime.mover_ns / 1e6 / .guest_ms * 1000 | round / 10)%, stalls \(.runtime.stall_ns / 1e6 | . * 10 | round / 10) ms")' \
+	"$tmp/run/summary.json"
