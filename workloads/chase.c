@@ -55,8 +55,10 @@ int main(int argc, char **argv)
 	wl_evict();
 	/* With --seconds, run in chunks until the time is up. */
 	chunk = o.seconds > 0 ? 65536 : o.accesses;
-	if (!o.no_markers)
+	if (!o.no_markers) {
+		wl_sleep_until(wl_tick_start());
 		cxlbed_roi_begin(ROI_CHASE);
+	}
 	t0 = wl_now();
 	do {
 		at = wl_chain_walk(&chain, chunk);

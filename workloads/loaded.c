@@ -62,6 +62,7 @@ static int neighbour;		/* this host streams on thread 0, no chaser */
 #define DAX_CTL		4096
 static volatile uint64_t *go_flag;
 static const char *sync_how = "none";
+static uint64_t start_ns;	/* where the regions start (wl_tick_start) */
 
 static void go_wait(void)
 {
@@ -149,7 +150,11 @@ static void *worker(void *arg)
 	wl_evict();
 	if (w->k == 0 && neighbour && go_flag)
 		go_wait();
+	/* (a host's streamers that a chaser on another host starts go at once) */
+	if (w->k == 0 && !neighbour)
+		start_ns = wl_tick_start();
 	pthread_barrier_wait(&bar);
+	wl_sleep_until(start_ns);	/* chaser and streamers: the same point */
 	if (w->k == 0)
 		t_start = wl_now();
 	if (w->k == 0 && !neighbour)

@@ -31,6 +31,7 @@ static struct wl_opts o = {
 	.kinds = 1 << WL_READ | 1 << WL_WRITE, .evict = WL_EVICT_DEFAULT,
 };
 static pthread_barrier_t bar;
+static uint64_t start_ns;	/* where each phase's region starts (wl_tick_start) */
 static double wall_s[WL_NKINDS];	/* guest clock, first begin to last end */
 static struct wl_moved moved[WL_NKINDS];	/* all threads */
 static pthread_mutex_t moved_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -49,7 +50,10 @@ static void phase(struct streamer *s, int kind)
 	pthread_barrier_wait(&bar);
 	if (kind != WL_READ && s->k == 0)
 		wl_evict_dirty(kind);
+	if (s->k == 0)
+		start_ns = wl_tick_start();
 	pthread_barrier_wait(&bar);
+	wl_sleep_until(start_ns);	/* every thread: the same point */
 	if (s->k == 0)
 		t0 = wl_now();
 	ROI_MARK_KIND(CXLBED_ROI_BEGIN, ROI_STREAM, kind, s->k);

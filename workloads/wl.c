@@ -316,6 +316,30 @@ double wl_on_node(void *buf, size_t bytes, int node)
 	return (double)hits / SAMPLES;
 }
 
+uint64_t wl_tick_start(void)
+{
+	struct timespec res, now;
+	uint64_t tick, t;
+
+	/* the coarse clock's resolution is the kernel's tick (HZ) */
+	if (clock_getres(CLOCK_MONOTONIC_COARSE, &res) || res.tv_sec || !res.tv_nsec ||
+	    clock_gettime(CLOCK_MONOTONIC, &now))
+		return 0;
+	tick = (uint64_t)res.tv_nsec;
+	t = (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
+	return (t / tick + 1) * tick + tick / 2;
+}
+
+void wl_sleep_until(uint64_t ns)
+{
+	struct timespec at = { (time_t)(ns / 1000000000u), (long)(ns % 1000000000u) };
+
+	if (!ns)
+		return;
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &at, NULL) == EINTR)
+		;
+}
+
 double wl_now(void)
 {
 	struct timespec ts;

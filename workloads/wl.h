@@ -60,6 +60,17 @@ const char *wl_host(void);
 /* Fraction of sampled pages of buf that really sit on node (0..1). */
 double wl_on_node(void *buf, size_t bytes, int node);
 double wl_now(void);
+/*
+ * Where a timed region should start: half a kernel tick past the next tick
+ * boundary of CLOCK_MONOTONIC (ns). With cxlbed's guest clock that clock
+ * is modeled time and the kernel's periodic work (the tick, the timer
+ * wheel) sits on that grid, so a region started there meets it at the
+ * same offsets in every run. Threads that sleep to the same point start
+ * together. 0 when the clock's tick cannot be read.
+ */
+uint64_t wl_tick_start(void);
+/* Sleep until CLOCK_MONOTONIC reads @ns (0: return at once). */
+void wl_sleep_until(uint64_t ns);
 /* Print {"workload":name,"error":msg} and exit 2. */
 void wl_fail(const char *name, const char *fmt, ...)
 	__attribute__((noreturn, format(printf, 2, 3)));

@@ -58,10 +58,11 @@ quiet_and_busy host-load.scn 1cpu
 quiet_and_busy host-load-4cpu.scn 4cpu
 check "4cpu (more vCPUs than host cores): the loaded run's streamers drew bandwidth" \
 	[ "$(awk '$1 ~ /^loaded/ && $4 > 1 { n++ } END { print n + 0 }' "$outroot/4cpu.q")" -ge 1 ]
-# A chaser beside a streamer moved up to 3% between runs (97.3/100.3/99.2
-# ns), two vCPUs streaming at once up to 1.2% (12.35/12.33/12.20 GB/s, the
-# busy run lowest): threads that share a host's lanes are not yet
-# deterministic, as the vCPUs' modeled clocks are not kept in step.
+# A chaser beside a streamer still moves up to 4% between runs (96.6/100.2/
+# 100.5 ns on DRAM); two vCPUs streaming at once moved 1.2-1.5% until their
+# regions started at a common point on the kernel's tick grid
+# (wl_tick_start), and since then 0.29% and 0.31% in two sets of three runs.
+# Both stay TODO until the vCPUs' clocks are kept in step (issue 9).
 three_runs "$top/tests/data/host-load-2cpu.scn" 2cpu '^loaded\|^stream-x2' \
 	"vCPUs sharing a host's lanes (a chaser beside streamers, two streamers) vary up to 3% between runs (issue 9)"
 finish
