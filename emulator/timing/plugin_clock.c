@@ -182,11 +182,14 @@ static bool try_warp(bool force)
 }
 
 /*
- * A halted vCPU rung this long ago (host time) and still halted lost its
- * interrupt: raise it again (counted). Our reading of hung two-host boots
- * (pool-unequal-qos, contention), not yet confirmed: both vCPUs of a host
- * stayed halted past their published deadlines, the other host's vCPU
- * waited on them for minutes, and nothing rang them again.
+ * A clock interrupt rung this long ago (host time) that the guest has not
+ * handled (its handler's IRQ marker clears `rung`) was lost: raise it
+ * again (counted). Seen with gdb on a 4-vCPU boot that never came up
+ * (fpga-loaded, a loaded host): vCPU 1 was rung 1 ms into modeled time,
+ * while the clock module was still setting up each CPU's vector, and
+ * never handled it; with the ring its deadline was spent, so it armed
+ * nothing again, woke only for IPIs, and RCU reported its timer dead
+ * while the other vCPUs warped the clock 35 hours ahead.
  */
 #define RING_LOST_MS 500
 
@@ -197,7 +200,8 @@ static void rering_lost(void)
 	for (int i = 0; i < tp.nvcpus; i++) {
 		struct vcpu *o = tp.cpu[i];
 
-		if (o && o->halted && o->wake_at >= 0 && now - o->rung_ms > RING_LOST_MS) {
+		if (o && __atomic_load_n(&o->rung, __ATOMIC_RELAXED) != UINT64_MAX &&
+		    now - o->rung_ms > RING_LOST_MS) {
 			o->rung_ms = now;
 			tp.cs.rerings++;
 			clock_dev_ring(&tp.clock, (unsigned int)i);
