@@ -41,6 +41,9 @@ void wl_fail(const char *name, const char *fmt, ...)
 	exit(2);
 }
 
+/* --start now: regions start at once (see wl_tick_start). */
+static int start_now;
+
 static size_t parse_size(const char *name, const char *s)
 {
 	char *end;
@@ -92,7 +95,7 @@ static int parse_chain(const char *name, const char *s)
 
 static __attribute__((noreturn)) void usage(const char *name, unsigned int accept)
 {
-	printf("usage: cxlbed-%s [--node N] [--bytes SIZE] [--evict SIZE]%s%s%s%s%s%s%s%s%s%s%s\n"
+	printf("usage: cxlbed-%s [--node N] [--bytes SIZE] [--evict SIZE] [--start tick|now]%s%s%s%s%s%s%s%s%s%s%s\n"
 	       "Prints one JSON object line with the result.\n", name,
 	       accept & WL_OPT_ACCESSES ? " [--accesses N]" : "",
 	       accept & WL_OPT_SECONDS ? " [--seconds S]" : "",
@@ -113,6 +116,10 @@ static __attribute__((noreturn)) void usage(const char *name, unsigned int accep
 		       "  for memory that keeps no data, as QEMU 10 does behind a second\n"
 		       "  switch level (timing-model figures only). auto (default with\n"
 		       "  --dax): stored if a sample of it reads back, else computed.\n");
+	printf("--start: tick (default): each timed region starts half a kernel tick\n"
+	       "  past the next tick boundary, so the kernel's periodic work falls at\n"
+	       "  the same offsets in every run; now: at once (workloads that must\n"
+	       "  start with another host's, `together = on`).\n");
 	if (accept & WL_OPT_MARKERS)
 		printf("--no-markers: no region-of-interest markers; the figure is the\n"
 		       "  guest's own clock (modeled time with cxlbed's guest clock).\n");
@@ -141,6 +148,7 @@ void wl_parse(const char *name, int argc, char **argv, struct wl_opts *o,
 		{ { "chain", required_argument, NULL, 'c' }, WL_OPT_CHAIN },
 		{ { "no-markers", no_argument, NULL, 'M' }, WL_OPT_MARKERS },
 		{ { "sleep", required_argument, NULL, 'z' }, WL_OPT_SLEEP },
+		{ { "start", required_argument, NULL, 'T' }, 0 },
 	};
 	enum { N = sizeof(opts) / sizeof(opts[0]) };
 	struct option longopts[N + 1];
@@ -172,6 +180,11 @@ void wl_parse(const char *name, int argc, char **argv, struct wl_opts *o,
 		case 'c': chain = parse_chain(name, optarg); break;
 		case 'M': o->no_markers = 1; break;
 		case 'z': o->sleep = strtod(optarg, NULL); break;
+		case 'T':
+			if (strcmp(optarg, "tick") && strcmp(optarg, "now"))
+				wl_fail(name, "--start wants tick|now, not '%s'", optarg);
+			start_now = !strcmp(optarg, "now");
+			break;
 		case 'h': usage(name, accept);
 		default:
 			wl_fail(name, "bad option (see --help)");
@@ -322,7 +335,8 @@ uint64_t wl_tick_start(void)
 	uint64_t tick, t;
 
 	/* the coarse clock's resolution is the kernel's tick (HZ) */
-	if (clock_getres(CLOCK_MONOTONIC_COARSE, &res) || res.tv_sec || !res.tv_nsec ||
+	if (start_now ||
+	    clock_getres(CLOCK_MONOTONIC_COARSE, &res) || res.tv_sec || !res.tv_nsec ||
 	    clock_gettime(CLOCK_MONOTONIC, &now))
 		return 0;
 	tick = (uint64_t)res.tv_nsec;
