@@ -41,8 +41,8 @@ void wl_fail(const char *name, const char *fmt, ...)
 	exit(2);
 }
 
-/* --start now: regions start at once (see wl_tick_start). */
-static int start_now;
+/* Regions start at once unless --start tick (see wl_tick_start). */
+static int start_now = 1;
 
 static size_t parse_size(const char *name, const char *s)
 {
@@ -116,10 +116,10 @@ static __attribute__((noreturn)) void usage(const char *name, unsigned int accep
 		       "  for memory that keeps no data, as QEMU 10 does behind a second\n"
 		       "  switch level (timing-model figures only). auto (default with\n"
 		       "  --dax): stored if a sample of it reads back, else computed.\n");
-	printf("--start: tick (default): each timed region starts half a kernel tick\n"
-	       "  past the next tick boundary, so the kernel's periodic work falls at\n"
-	       "  the same offsets in every run; now: at once (workloads that must\n"
-	       "  start with another host's, `together = on`).\n");
+	printf("--start: now (default): each timed region starts at once; tick:\n"
+	       "  half a kernel tick past the next tick boundary, so the kernel's\n"
+	       "  periodic work falls at the same offsets in every run (not for\n"
+	       "  workloads that must start with another host's, `together = on`).\n");
 	if (accept & WL_OPT_MARKERS)
 		printf("--no-markers: no region-of-interest markers; the figure is the\n"
 		       "  guest's own clock (modeled time with cxlbed's guest clock).\n");

@@ -66,7 +66,7 @@ double wl_now(void);
  * is modeled time and the kernel's periodic work (the tick, the timer
  * wheel) sits on that grid, so a region started there meets it at the
  * same offsets in every run. Threads that sleep to the same point start
- * together. 0 when the clock's tick cannot be read, or with `--start now`
+ * together. 0 when the clock's tick cannot be read, or without `--start tick`
  * (a `together` workload, which must start with another host's: the
  * hosts' tick grids are not aligned with each other).
  */
