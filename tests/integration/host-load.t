@@ -10,7 +10,7 @@
 . "$(dirname "$0")/lib.sh"
 need_image
 [ -f "$top/build/timing/libcxlbed-timing.so" ] || skip_all "timing plugin not built (run make)"
-plan 17
+plan 18
 
 # One line per workload run: NAME+NODE, clock, latency, bandwidth (modeled).
 figures() {
@@ -63,6 +63,10 @@ check "4cpu (more vCPUs than host cores): the loaded run's streamers drew bandwi
 # regions started at a common point on the kernel's tick grid
 # (wl_tick_start), and since then 0.29% and 0.31% in two sets of three runs.
 # Both stay TODO until the vCPUs' clocks are kept in step (issue 9).
+# Single-thread figures: within 0.73% in most sets of three runs since
+# their regions start on the tick grid, but one set (2026-11-23) had a
+# first run's DRAM read at 6.274 GB/s against 6.378 twice (1.6%), cause
+# not found. The suite gates at 2%; the 1% goal (issue 9) is a TODO.
 three_runs "$top/tests/data/host-load-2cpu.scn" 2cpu '^loaded\|^stream-x2' \
-	"vCPUs sharing a host's lanes (a chaser beside streamers, two streamers) vary up to 3% between runs (issue 9)"
+	"vCPUs sharing a host's lanes vary up to 4%, single-thread figures up to 1.6% between runs (issue 9)" 0.02
 finish
