@@ -947,8 +947,12 @@ static void teardown(struct run *run)
  */
 #define BOOT_ATTEMPTS 3
 #define QEMU_BOOT_ABORT "iotlb_to_section: Assertion"
-static const char *const guest_boot_stalls[] = {
-	"rcu_preempt detected stalls", "IO-APIC + timer doesn't work",
+/* What the console shows, and what that says. */
+static const struct { const char *text, *why; } guest_boot_stalls[] = {
+	{ "rcu_preempt detected stalls", "the guest kernel stalled before its agent came up "
+					 "(console: rcu_preempt detected stalls)" },
+	{ "IO-APIC + timer doesn't work", "the guest kernel panicked before its agent came up "
+					  "(console: IO-APIC + timer doesn't work)" },
 };
 
 static void free_error(gpointer e)
@@ -969,6 +973,7 @@ static const char *boot_broken(const struct run *run, const struct host_run *hr)
 {
 	g_autofree char *qemu_log = host_file(run, "qemu", hr->h, "log");
 	g_autofree char *console = host_file(run, "console", hr->h, "log");
+	g_autofree char *text = NULL;
 
 	if (!hr->proc)
 		return NULL;
@@ -977,12 +982,11 @@ static const char *boot_broken(const struct run *run, const struct host_run *hr)
 		       WTERMSIG(hr->proc->wait_status) == SIGABRT &&
 		       file_has(qemu_log, QEMU_BOOT_ABORT) ?
 		       "QEMU aborted (QEMU's TCG defect: " QEMU_BOOT_ABORT ")" : NULL;
+	if (!g_file_get_contents(console, &text, NULL, NULL))
+		return NULL;
 	for (size_t i = 0; i < G_N_ELEMENTS(guest_boot_stalls); i++)
-		if (file_has(console, guest_boot_stalls[i]))
-			return i == 0 ? "the guest kernel stalled before its agent came up "
-					"(console: rcu_preempt detected stalls)" :
-					"the guest kernel panicked before its agent came up "
-					"(console: IO-APIC + timer doesn't work)";
+		if (strstr(text, guest_boot_stalls[i].text))
+			return guest_boot_stalls[i].why;
 	return NULL;
 }
 
