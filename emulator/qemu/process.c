@@ -237,6 +237,8 @@ void qemu_proc_stop(struct qemu_proc *p, struct qmp *q, int grace_ms)
 			return;
 	}
 	kill(p->pid, SIGTERM);
+	/* a stopped QEMU (SIGSTOP, a debugger let go) still ends cleanly: its plugin's report is written at exit */
+	kill(p->pid, SIGCONT);
 	if (wait_exit(p, grace_ms))
 		return;
 	kill(p->pid, SIGKILL);

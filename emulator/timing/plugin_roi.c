@@ -8,8 +8,35 @@
 
 #include "timing_plugin.h"
 
+/* Each vCPU's clock state, for the report (racy reads are fine: at exit). */
+static int clock_state(struct roi_vcpu_clock *out)
+{
+	uint64_t now_ms = host_ms();
+	int n = 0;
+
+	for (int i = 0; i < tp.nvcpus; i++) {
+		struct vcpu *v = tp.cpu[i];
+		uint64_t rung;
+
+		if (!v)
+			continue;
+		rung = __atomic_load_n(&v->rung, __ATOMIC_RELAXED);
+		out[n++] = (struct roi_vcpu_clock){
+			.halted = v->halted,
+			.waking = v->wake_at >= 0 || v->kicked_at >= 0,
+			.clock_ns = tm_now(&v->clk, insns_of(i)),
+			.deadline_ns = v->deadline == UINT64_MAX ? -1 : (double)v->deadline,
+			.rung_ns = rung == UINT64_MAX ? -1 : (double)rung,
+			.rung_age_ms = rung == UINT64_MAX ? 0 : (double)(now_ms - v->rung_ms),
+		};
+	}
+	return n;
+}
+
 void write_report(void)
 {
+	struct roi_vcpu_clock vcpus[TM_MAX_VCPUS];
+	int nvcpus = tp.guest_time && tp.armed == 2 ? clock_state(vcpus) : 0;
 	struct roi_report_ctx ctx = {
 		.host = tp.cfg.host, .fabric = tp.fabric, .res = tp.shm->res,
 		.mine = tp.mine, .nres = tp.shm->nres,
@@ -27,6 +54,10 @@ void write_report(void)
 			.ring_timeouts = tp.cs.ring_timeouts,
 			.kick_timeouts = tp.cs.kick_timeouts,
 			.rerings = tp.cs.rerings,
+			.vcpus = vcpus, .nvcpus = nvcpus,
+			.others_ns = tp.guest_time && tp.armed == 2 ?
+				tm_sync_min_outside(&tp.sync, tp.cfg.host_index * TM_MAX_VCPUS,
+						    TM_MAX_VCPUS) : -1,
 		},
 	};
 	char *err = NULL;

@@ -161,6 +161,35 @@ static void write_roi(FILE *f, const struct roi_report_ctx *ctx,
 	fprintf(f, "}");
 }
 
+static void json_ns(FILE *f, const char *key, double v)
+{
+	if (v < 0)
+		fprintf(f, "\"%s\": null", key);
+	else
+		fprintf(f, "\"%s\": %.0f", key, v);
+}
+
+/* The vCPUs' clock state at exit, then the guest_clock object's end. */
+static void write_clock_state(FILE *f, const struct roi_clock_report *c)
+{
+	fprintf(f, ",\n    ");
+	json_ns(f, "others_ns", c->others_ns);
+	fprintf(f, ", \"vcpus\": [");
+	for (int i = 0; i < c->nvcpus; i++) {
+		const struct roi_vcpu_clock *v = &c->vcpus[i];
+
+		fprintf(f, "%s\n      { \"halted\": %s, \"waking\": %s, ", i ? "," : "",
+			v->halted ? "true" : "false", v->waking ? "true" : "false");
+		json_ns(f, "clock_ns", v->clock_ns);
+		fprintf(f, ", ");
+		json_ns(f, "deadline_ns", v->deadline_ns);
+		fprintf(f, ", ");
+		json_ns(f, "rung_ns", v->rung_ns);
+		fprintf(f, ", \"rung_age_ms\": %.0f }", v->rung_age_ms);
+	}
+	fprintf(f, " ] },\n");
+}
+
 bool roi_write_report(struct roi_log *l, const struct roi_report_ctx *ctx,
 		      const char *path, char **err)
 {
@@ -185,13 +214,15 @@ bool roi_write_report(struct roi_log *l, const struct roi_report_ctx *ctx,
 			", \"late_mean_ns\": %.1f, "
 			"\"late_max_ns\": %.1f, \"warps\": %" PRIu64
 			", \"warped_ns\": %.0f, \"ring_timeouts\": %" PRIu64
-			", \"kick_timeouts\": %" PRIu64 ", \"rerings\": %" PRIu64 " },\n",
+			", \"kick_timeouts\": %" PRIu64 ", \"rerings\": %" PRIu64,
 			ctx->clock.irqs, ctx->clock.handled,
 			ctx->clock.stray,
 			ctx->clock.late_mean_ns, ctx->clock.late_max_ns,
 			ctx->clock.warps, ctx->clock.warped_ns,
 			ctx->clock.ring_timeouts, ctx->clock.kick_timeouts,
 			ctx->clock.rerings);
+	if (ctx->clock.on)
+		write_clock_state(f, &ctx->clock);
 	else
 		fprintf(f, "  \"guest_clock\": null,\n");
 	fprintf(f, "  \"rois\": [\n");

@@ -57,6 +57,19 @@ bool roi_end(struct roi_log *l, unsigned int vcpu, int id,
 	     const struct roi_point *now);
 
 /* The guest clock's figures (plugin_clock.c); on = false: no guest clock. */
+/*
+ * One vCPU's guest-clock state when the report is written (at exit): what
+ * a guest that hung was waiting for.
+ */
+struct roi_vcpu_clock {
+	bool halted;
+	bool waking;		/* a ring or an IPI on its way */
+	double clock_ns;	/* its modeled clock */
+	double deadline_ns;	/* next clock event; <0: none armed */
+	double rung_ns;		/* a raised interrupt not yet handled; <0: none */
+	double rung_age_ms;	/* host ms since that ring */
+};
+
 struct roi_clock_report {
 	bool on;
 	uint64_t irqs;		/* clock interrupts raised */
@@ -69,6 +82,9 @@ struct roi_clock_report {
 	uint64_t ring_timeouts;	/* QEMU slow to take an interrupt (host time) */
 	uint64_t kick_timeouts;	/* an IPI's target did not wake (host time) */
 	uint64_t rerings;	/* a lost clock interrupt raised again */
+	const struct roi_vcpu_clock *vcpus;
+	int nvcpus;
+	double others_ns;	/* slowest clock of the other hosts; <0: none */
 };
 
 /* Everything the report needs besides the log. */

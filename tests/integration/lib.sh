@@ -63,13 +63,29 @@ export CXLBED_STATE_DIR="$outroot/state"
 # jq query on a summary.json; prints the value.
 sj() { jq -r "$2" "$1/summary.json"; }
 
+# What a failed run's hosts were doing, for the failure log: each console's
+# last lines and the timing plugin's safety counters (a hung guest clock
+# shows there: ring, kick and sync timeouts; docs/timing-model.md).
+host_diag() {  # host_diag DIR
+	for c in "$1"/console-*.log; do
+		[ -f "$c" ] || continue
+		echo "$(basename "$c") (last 12 lines):"
+		tail -n 12 "$c" | tr -d '\r' | cut -c1-160
+	done
+	for j in "$1"/timing-*.json; do
+		[ -f "$j" ] || continue
+		echo "$(basename "$j"): $(jq -c '{sync_timeouts, guest_clock: (.guest_clock //
+			{} | del(.late_mean_ns, .late_max_ns, .warped_ns))}' "$j" 2>/dev/null)"
+	done
+}
+
 # Run scenario file SCN into folder DIR (stdout/stderr beside it): two
 # checks, it exits 0 and its verdict is pass.
 run_scn() {  # run_scn DIR SCN
 	"$cxlbed" run --out "$1" "$2" >"$1.out" 2>"$1.err"
 	rc=$?
 	ok $rc "cxlbed run $(basename "$2") exits 0"
-	[ $rc -eq 0 ] || tail -n 30 "$1.err" | diag
+	[ $rc -eq 0 ] || { tail -n 30 "$1.err"; host_diag "$1"; } | diag
 	check "$(basename "$2" .scn): verdict pass" [ "$(sj "$1" .verdict)" = pass ]
 }
 
@@ -96,7 +112,7 @@ three_runs() {
 		rc=$?
 		[ $r = 3 ] && { kill $s1 $s2; wait $s1 $s2 2>/dev/null; }
 		ok $rc "$tr_name, run $r$([ $r = 3 ] && echo ', both host cores busy'): run passes"
-		[ $rc -eq 0 ] || tail -n 25 "$outroot/$tr_name-$r.log" | diag
+		[ $rc -eq 0 ] || { tail -n 25 "$outroot/$tr_name-$r.log"; host_diag "$outroot/$tr_name-$r"; } | diag
 		all_figures "$outroot/$tr_name-$r" >"$outroot/$tr_name.$r"
 	done
 	paste -d' ' "$outroot/$tr_name.1" "$outroot/$tr_name.2" "$outroot/$tr_name.3" | diag

@@ -4,7 +4,7 @@
 # reader goes away (`cxlbed run | head -n 1`); bad input starts nothing.
 . "$(dirname "$0")/lib.sh"
 need_image
-plan 24
+plan 26
 topo=$top/topologies/direct.topo
 
 # Start a run in the background and wait until its guest agent is up (or
@@ -122,7 +122,20 @@ rc=$?
 check "a guest stalled before its agent came up: booted again, the run passes (exit $rc)" [ $rc -eq 0 ]
 check "boot_retries says the guest kernel stalled; its console kept as console-h0.boot1.log" \
 	sh -c "[ \"\$(jq -r '.boot_retries[0]' '$out/summary.json')\" = 'attempt 1: h0: the guest kernel stalled before its agent came up (console: rcu_preempt detected stalls)' ] && grep -q rcu_preempt '$out/console-h0.boot1.log'"
-both_clean() { no_qemu_left "$outroot/boot-abort" && no_qemu_left "$outroot/boot-abort-other" && no_qemu_left "$outroot/boot-stall"; }
+# A guest that stops answering once its agent is up, while its regions
+# are created (seen once in CI, cause unknown): stopped here the same way.
+out=$outroot/regions-hang
+topo_saved=$topo topo=$top/tests/data/boot-short.scn
+start_run "$out"
+topo=$topo_saved
+kill -STOP "$(cat "$out/qemu-h0.pid")"
+wait $runpid
+rc=$?
+check "a guest that hung creating its regions: booted again, the run passes (exit $rc)" [ $rc -eq 0 ]
+check "boot_retries says so; the hung attempt's timing report kept as timing-h0.boot1.json, with its vCPUs' clock state" \
+	sh -c "jq -e '.boot_retries[0] | startswith(\"attempt 1: h0: the guest stopped answering while its regions were created\")' '$out/summary.json' >/dev/null &&
+		jq -e '.guest_clock.vcpus | length == 1' '$out/timing-h0.boot1.json' >/dev/null"
+both_clean() { no_qemu_left "$outroot/boot-abort" && no_qemu_left "$outroot/boot-abort-other" && no_qemu_left "$outroot/boot-stall" && no_qemu_left "$outroot/regions-hang"; }
 check "no QEMU left behind after aborts at boot" both_clean
 
 nothing_left() { ! ls "$1"/qmp-*.sock "$1"/agent-*.sock "$1"/qemu-*.pid 2>/dev/null | grep -q . && no_qemu_left "$1"; }

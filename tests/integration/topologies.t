@@ -39,7 +39,7 @@ for t in $topos; do
 	rc=$?
 	ok $rc "$name: boots, regions online, enumeration matches"
 	[ $rc -eq 0 ] && [ -f "$out/summary.json" ] ||
-		{ tail -n 25 "$outroot/$name.out" | diag; }
+		{ tail -n 25 "$outroot/$name.out"; host_diag "$out"; } | diag
 	fails=$(jq -r '[.checks[] | select(.pass | not) | "\(.name): \(.detail)"] | join("; ")' "$out/summary.json" 2>/dev/null)
 	check "$name: no failed check ${fails:+($fails)}" [ -f "$out/summary.json" -a -z "$fails" ]
 	# plan's per-host header: "# host h0: ..., 4 memdev(s), ..."
