@@ -16,9 +16,11 @@
  *
  * Demand goes to the agent's datagram socket, which forwards it to the
  * fabric manager. --hold S then keeps the program (and its data) for S
- * seconds more: a phase in which the fabric manager can be driven from
- * outside. Prints one JSON line; exit 1 on a checksum mismatch or a
- * timeout.
+ * seconds more of guest (modeled) time; --hold-host S for S seconds of
+ * the host's time: a phase in which the fabric manager can be driven from
+ * outside, by a person or a script that acts in host time (a modeled
+ * second of an idle guest passes in a few host milliseconds). Prints one
+ * JSON line; exit 1 on a checksum mismatch or a timeout.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -26,10 +28,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <linux/rtc.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/un.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "wl.h"
@@ -237,12 +243,46 @@ static int rises(size_t bytes, long long ld, double timeout)
 	return now != c.sum;
 }
 
+/*
+ * Seconds on the guest's RTC, which QEMU keeps on the host's clock
+ * whatever the guest's own clock does; -1 when it cannot be read.
+ */
+static long long rtc_seconds(int fd)
+{
+	struct rtc_time t;
+	struct tm tm = { 0 };
+
+	if (ioctl(fd, RTC_RD_TIME, &t))
+		return -1;
+	tm.tm_sec = t.tm_sec;
+	tm.tm_min = t.tm_min;
+	tm.tm_hour = t.tm_hour;
+	tm.tm_mday = t.tm_mday;
+	tm.tm_mon = t.tm_mon;
+	tm.tm_year = t.tm_year;
+	return (long long)timegm(&tm);
+}
+
+/* Wait @s seconds of host time (to the RTC's second), polling it. */
+static void hold_host(double s)
+{
+	int fd = open("/dev/rtc0", O_RDONLY | O_CLOEXEC);
+	long long t0 = fd < 0 ? -1 : rtc_seconds(fd), t;
+
+	if (t0 < 0)
+		wl_fail(NAME, "--hold-host: cannot read the RTC (/dev/rtc0): %s", strerror(errno));
+	do
+		usleep(200 * 1000);	/* modeled: idle, so little host time */
+	while ((t = rtc_seconds(fd)) >= 0 && t - t0 < (long long)(s + 0.5));
+	close(fd);
+}
+
 int main(int argc, char **argv)
 {
 	const char *fall = NULL, *rise = NULL, *me = wl_host();
 	size_t bytes = 32 << 20;
 	long long ld = 256ll << 20;
-	double timeout = 180, hold = 0;
+	double timeout = 180, hold = 0, hold_host_s = 0;
 	int rc = 0;
 
 	for (int i = 1; i < argc; i++) {
@@ -260,9 +300,11 @@ int main(int argc, char **argv)
 			timeout = atof(argv[++i]);
 		else if (!strcmp(argv[i], "--hold") && v)
 			hold = atof(argv[++i]);
+		else if (!strcmp(argv[i], "--hold-host") && v)
+			hold_host_s = atof(argv[++i]);
 		else
 			wl_fail(NAME, "usage: %s --falls HOST --rises HOST [--bytes 32M] "
-				"[--ld-bytes 256M] [--timeout S] [--hold S]", NAME);
+				"[--ld-bytes 256M] [--timeout S] [--hold S] [--hold-host S]", NAME);
 	}
 	if (!bytes || bytes % 4096)
 		wl_fail(NAME, "--bytes: a whole number of pages, e.g. 32M");
@@ -272,9 +314,11 @@ int main(int argc, char **argv)
 		rc = rises(bytes, ld, timeout);
 	else
 		printf("{\"workload\": \"ldshift\", \"role\": \"none\", \"host\": "
-		       "\"%s\", \"held_s\": %g}\n", me, hold);
+		       "\"%s\", \"held_s\": %g, \"held_host_s\": %g}\n", me, hold, hold_host_s);
 	fflush(stdout);
 	if (hold > 0)
 		usleep((useconds_t)(hold * 1e6));
+	if (hold_host_s > 0)
+		hold_host(hold_host_s);
 	return rc;
 }

@@ -148,6 +148,9 @@ static void *worker(void *arg)
 			       0x9e3779b97f4a7c15ULL, o.chain);
 	pthread_barrier_wait(&bar);
 	wl_evict();
+	/* the neighbour meets the chaser's wl_tick_start at the start barrier */
+	if (w->k == 0 && neighbour)
+		wl_together();
 	if (w->k == 0 && neighbour && go_flag)
 		go_wait();
 	/* (a host's streamers that a chaser on another host starts go at once) */

@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cxlbed-roi.h"
 #include "cycle.h"
 #include "pass.h"
 #include "wl.h"
@@ -43,6 +44,8 @@ void wl_fail(const char *name, const char *fmt, ...)
 
 /* Regions start at once unless --start tick (see wl_tick_start). */
 static int start_now = 1;
+/* --together N: hosts whose workloads start with this one (wl_tick_start). */
+static int together;
 
 static size_t parse_size(const char *name, const char *s)
 {
@@ -95,7 +98,7 @@ static int parse_chain(const char *name, const char *s)
 
 static __attribute__((noreturn)) void usage(const char *name, unsigned int accept)
 {
-	printf("usage: cxlbed-%s [--node N] [--bytes SIZE] [--evict SIZE] [--start tick|now]%s%s%s%s%s%s%s%s%s%s%s\n"
+	printf("usage: cxlbed-%s [--node N] [--bytes SIZE] [--evict SIZE] [--start tick|now] [--together N]%s%s%s%s%s%s%s%s%s%s%s\n"
 	       "Prints one JSON object line with the result.\n", name,
 	       accept & WL_OPT_ACCESSES ? " [--accesses N]" : "",
 	       accept & WL_OPT_SECONDS ? " [--seconds S]" : "",
@@ -119,7 +122,10 @@ static __attribute__((noreturn)) void usage(const char *name, unsigned int accep
 	printf("--start: now (default): each timed region starts at once; tick:\n"
 	       "  half a kernel tick past the next tick boundary, so the kernel's\n"
 	       "  periodic work falls at the same offsets in every run (not for\n"
-	       "  workloads that must start with another host's, `together = on`).\n");
+	       "  workloads that must start with another host's, `together = on`).\n"
+	       "--together N: each region starts when N hosts' workloads are ready\n"
+	       "  to start it, at one modeled time (cxlbed passes it for `together = on`;\n"
+	       "  a no-op without the timing plugin).\n");
 	if (accept & WL_OPT_MARKERS)
 		printf("--no-markers: no region-of-interest markers; the figure is the\n"
 		       "  guest's own clock (modeled time with cxlbed's guest clock).\n");
@@ -149,6 +155,7 @@ void wl_parse(const char *name, int argc, char **argv, struct wl_opts *o,
 		{ { "no-markers", no_argument, NULL, 'M' }, WL_OPT_MARKERS },
 		{ { "sleep", required_argument, NULL, 'z' }, WL_OPT_SLEEP },
 		{ { "start", required_argument, NULL, 'T' }, 0 },
+		{ { "together", required_argument, NULL, 'g' }, 0 },
 	};
 	enum { N = sizeof(opts) / sizeof(opts[0]) };
 	struct option longopts[N + 1];
@@ -185,6 +192,7 @@ void wl_parse(const char *name, int argc, char **argv, struct wl_opts *o,
 				wl_fail(name, "--start wants tick|now, not '%s'", optarg);
 			start_now = !strcmp(optarg, "now");
 			break;
+		case 'g': together = parse_int(name, "together", optarg, 2, WL_MAX_TOGETHER); break;
 		case 'h': usage(name, accept);
 		default:
 			wl_fail(name, "bad option (see --help)");
@@ -329,10 +337,24 @@ double wl_on_node(void *buf, size_t bytes, int node)
 	return (double)hits / SAMPLES;
 }
 
+/* The start barrier's marker carries N in the instruction: one per N. */
+#define TOGETHER_CASE(n) case n: cxlbed_roi_mark(CXLBED_ROI_TOGETHER, n); break
+void wl_together(void)
+{
+	switch (together) {
+	TOGETHER_CASE(2); TOGETHER_CASE(3); TOGETHER_CASE(4); TOGETHER_CASE(5);
+	TOGETHER_CASE(6); TOGETHER_CASE(7); TOGETHER_CASE(8); TOGETHER_CASE(9);
+	TOGETHER_CASE(10); TOGETHER_CASE(11); TOGETHER_CASE(12); TOGETHER_CASE(13);
+	TOGETHER_CASE(14); TOGETHER_CASE(15); TOGETHER_CASE(16);
+	}
+}
+
 uint64_t wl_tick_start(void)
 {
 	struct timespec res, now;
 	uint64_t tick, t;
+
+	wl_together();
 
 	/* the coarse clock's resolution is the kernel's tick (HZ) */
 	if (start_now ||

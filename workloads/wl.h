@@ -71,6 +71,14 @@ double wl_now(void);
  * hosts' tick grids are not aligned with each other).
  */
 uint64_t wl_tick_start(void);
+/*
+ * With --together N (2..WL_MAX_TOGETHER): wait, in the timing plugin,
+ * until N hosts' workloads have called this, and all go on at the latest
+ * one's modeled time (CXLBED_ROI_TOGETHER); without, nothing.
+ * wl_tick_start calls it first.
+ */
+#define WL_MAX_TOGETHER 16
+void wl_together(void);
 /* Sleep until CLOCK_MONOTONIC reads @ns (0: return at once). */
 void wl_sleep_until(uint64_t ns);
 /* Print {"workload":name,"error":msg} and exit 2. */

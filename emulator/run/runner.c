@@ -480,6 +480,7 @@ struct pending {
 	guint id;		/* agent request id; 0: not sent */
 	guint first_roi;
 	gint64 t0;
+	int together;		/* hosts a `together` workload starts on; 0: not one */
 	char *command;		/* a command workload's expanded command line */
 	GString *log;		/* its log file: setup, command, cleanup */
 };
@@ -595,6 +596,22 @@ static void start_command(struct run *run, struct pending *p)
 	send_run(run, p, args);
 }
 
+/*
+ * cxlbed's workloads that take --together N: their regions then start at
+ * one modeled time on every host (the timing plugin's start barrier,
+ * docs/timing-model.md); others start when the runner's request reaches
+ * them, in host time.
+ */
+static bool starts_together(const char *program)
+{
+	static const char *const aware[] = { "cxlbed-stream", "cxlbed-chase", "cxlbed-loaded" };
+
+	for (size_t i = 0; i < G_N_ELEMENTS(aware); i++)
+		if (!strcmp(program, aware[i]))
+			return true;
+	return false;
+}
+
 static void start_one(struct run *run, struct pending *p)
 {
 	g_autoptr(JsonObject) args = NULL;
@@ -620,6 +637,12 @@ static void start_one(struct run *run, struct pending *p)
 	} else if (p->dax) {
 		json_array_add_string_element(argv, "--dax");
 		json_array_add_string_element(argv, p->dax->dax);
+	}
+	if (p->together > 1 && starts_together(p->w->program)) {
+		g_autofree char *n = g_strdup_printf("%d", p->together);
+
+		json_array_add_string_element(argv, "--together");
+		json_array_add_string_element(argv, n);
 	}
 	json_object_set_string_member(args, "program", p->w->program);
 	json_object_set_array_member(args, "args", argv);
@@ -787,9 +810,15 @@ static void run_workloads(struct run *run)
 			g_autofree struct pending *ps = g_new0(struct pending, run->hosts->len);
 			guint n = 0;
 
+			int hosts = 0;
+
+			cb_foreach(run->hosts, struct host_run, hr)
+				hosts += host_usable(hr) && workload_wanted(w, hr->h);
 			cb_foreach(run->hosts, struct host_run, hr)
 				if (host_usable(hr) && workload_wanted(w, hr->h)) {
-					ps[n] = (struct pending){ .hr = hr, .w = w, .node = -1 };
+					ps[n] = (struct pending){ .hr = hr, .w = w, .node = -1,
+								  .together = run->opts->timing ?
+									      hosts : 0 };
 					start_one(run, &ps[n++]);
 				}
 			for (guint i = 0; i < n; i++)

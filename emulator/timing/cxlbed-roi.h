@@ -19,6 +19,12 @@
 #define CXLBED_ROI_ARM		3	/* start modeling (no region) */
 #define CXLBED_ROI_DUMP		4	/* write the report now */
 #define CXLBED_ROI_CLOCK	5	/* guest clock device; id: see cxlbed-clock.h */
+/*
+ * Start together with the run's other hosts: wait until @id (2..16)
+ * vCPUs, on any hosts of the run, have executed this marker; all resume
+ * at the latest one's modeled time (a `together` workload's start).
+ */
+#define CXLBED_ROI_TOGETHER	6
 
 /* The guest agent's region around a whole workload command (its `run`
  * with "roi": true); workloads' own ids stay below it. */

@@ -137,6 +137,15 @@ static void wake_sleepers(double now)
 	idle_next_update();
 }
 
+void clock_follow(double t)
+{
+	if ((uint64_t)t < __atomic_load_n(&tp.idle_next, __ATOMIC_RELAXED))
+		return;
+	g_mutex_lock(&tp.idle_lock);
+	wake_sleepers(t);
+	g_mutex_unlock(&tp.idle_lock);
+}
+
 void clock_due(struct vcpu *v, unsigned int vi, double now)
 {
 	if ((uint64_t)now >= v->deadline) {

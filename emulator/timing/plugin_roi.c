@@ -44,6 +44,9 @@ void write_report(void)
 		.sync_timeouts = tp.sync_timeouts,
 		.stale_rejoins = tp.stale_rejoins,
 		.share_waits = tp.share_waits, .armed = tp.armed == 2,
+		.together_waits = tp.together_waits,
+		.together_timeouts = tp.together_timeouts,
+		.together_held_ns = tp.together_held_ns,
 		.clock = {
 			.on = tp.guest_time, .irqs = tp.cs.irqs,
 			.handled = tp.cs.handled, .stray = tp.cs.stray,
@@ -147,6 +150,10 @@ void on_marker(unsigned int vi, void *udata)
 	}
 	if (op == CXLBED_ROI_CLOCK) {
 		clock_marker(vi, id);
+		return;
+	}
+	if (op == CXLBED_ROI_TOGETHER) {
+		together_marker(vi, id);
 		return;
 	}
 	v = vcpu_get(vi);

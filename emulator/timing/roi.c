@@ -18,7 +18,7 @@ bool roi_decode(const uint8_t *b, size_t len, int *op, int *id)
 		return false;
 	*op = (word >> 12) & 0xf;
 	*id = word & 0xfff;
-	return *op >= CXLBED_ROI_BEGIN && *op <= CXLBED_ROI_CLOCK;
+	return *op >= CXLBED_ROI_BEGIN && *op <= CXLBED_ROI_TOGETHER;
 }
 
 void roi_log_init(struct roi_log *l, int nres)
@@ -205,9 +205,12 @@ bool roi_write_report(struct roi_log *l, const struct roi_report_ctx *ctx,
 	fprintf(f, ",\n  \"time\": \"modeled\",\n  \"armed\": %s,\n"
 		"  \"ns_per_insn\": %g,\n  \"skew_ns\": %" PRIu64 ",\n"
 		"  \"sync_timeouts\": %" PRIu64 ",\n  \"stale_rejoins\": %"
-		PRIu64 ",\n  \"share_waits\": %" PRIu64 ",\n",
+		PRIu64 ",\n  \"share_waits\": %" PRIu64 ",\n"
+		"  \"together\": { \"waits\": %" PRIu64 ", \"timeouts\": %" PRIu64
+		", \"held_ns\": %" PRIu64 " },\n",
 		ctx->armed ? "true" : "false", ctx->ns_per_insn, ctx->skew_ns,
-		ctx->sync_timeouts, ctx->stale_rejoins, ctx->share_waits);
+		ctx->sync_timeouts, ctx->stale_rejoins, ctx->share_waits,
+		ctx->together_waits, ctx->together_timeouts, ctx->together_held_ns);
 	if (ctx->clock.on)
 		fprintf(f, "  \"guest_clock\": { \"irqs\": %" PRIu64
 			", \"handled\": %" PRIu64 ", \"stray\": %" PRIu64

@@ -101,6 +101,9 @@ struct roi_report_ctx {
 	uint64_t share_waits;	/* misses that waited for a slower sharer */
 	bool armed;
 	struct roi_clock_report clock;
+	uint64_t together_waits;	/* arrivals at the together start barrier */
+	uint64_t together_timeouts;	/* ... that gave up */
+	uint64_t together_held_ns;	/* modeled time waiters were moved on */
 };
 
 /* Write the report to @path atomically (temp file + rename). */

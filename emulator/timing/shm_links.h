@@ -33,6 +33,18 @@ struct tm_shared {
 	 * check-in (plugin_reload.c).
 	 */
 	uint32_t config_gen[TM_MAX_HOSTS];
+	/*
+	 * The start barrier of `together` workloads (plugin_together.c):
+	 * arrivals of the current generation, the latest arrival's modeled
+	 * time, and the time the last completed generation released at.
+	 */
+	struct {
+		int lock;
+		uint32_t gen;
+		int arrived;
+		uint64_t latest_ns;
+		uint64_t release_ns;
+	} together;
 	uint64_t slot[TM_MAX_SLOTS];
 	uint64_t beat[TM_MAX_SLOTS];
 	uint32_t halted[TM_MAX_SLOTS];

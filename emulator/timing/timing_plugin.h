@@ -95,6 +95,10 @@ struct tp_state {
 	uint64_t share_waits;	/* see plugin_turn() */
 	uint64_t share_ns;	/* slack of the arbitration by modeled time */
 	uint64_t reloads;	/* configs read again at run time */
+	/* plugin_together.c: the start barrier of `together` workloads */
+	uint64_t together_waits;	/* arrivals at it */
+	uint64_t together_timeouts;	/* ... that gave up waiting */
+	uint64_t together_held_ns;	/* modeled time the waiters were moved on */
 	int hosts;		/* hosts of the run that must arm before any runs */
 	bool kernel;		/* model guest kernel code too */
 	unsigned int stale_ms;	/* see struct tm_sync */
@@ -147,6 +151,12 @@ bool clock_skip_store(uint64_t vaddr);
 void clock_apic_store(unsigned int vi, uint64_t vaddr, uint64_t value);
 /* Instructions between periodic checks (clock events, check-ins). */
 #define TP_BUDGET 1024
+
+/* Ring halted vCPUs of this host whose deadline @t has passed. */
+void clock_follow(double t);
+
+/* plugin_together.c: the start barrier of `together` workloads */
+void together_marker(unsigned int vi, int n);
 
 /* plugin_roi.c: markers, arming, the report */
 void on_marker(unsigned int vi, void *udata);
