@@ -33,8 +33,15 @@ static void *lane_main(void *arg)
 
 		if (c.fence)
 			be->ops->fence_wait(be, c.fence);
-		t0 = shp_clock_ns();
+		/*
+		 * Stamps for the lanes' union are read under the lock: a lane
+		 * preempted between reading the clock and locking would else
+		 * close the union at its own, earlier end while another lane
+		 * was still busy (seen on a loaded host: the union came out
+		 * shorter than the shaped link can carry the bytes in).
+		 */
 		pthread_mutex_lock(&ls->lock);
+		t0 = shp_clock_ns();
 		if (ls->active++ == 0)
 			ls->active_since = t0;
 		pthread_mutex_unlock(&ls->lock);
@@ -50,7 +57,7 @@ static void *lane_main(void *arg)
 
 		pthread_mutex_lock(&ls->lock);
 		if (--ls->active == 0)
-			ls->union_ns += t1 - ls->active_since;
+			ls->union_ns += shp_clock_ns() - ls->active_since;
 		l->busy_ns += t1 - t0;
 		if (rc)
 			l->errors++;
