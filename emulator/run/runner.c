@@ -809,7 +809,6 @@ static void run_workloads(struct run *run)
 		if (w->together) {
 			g_autofree struct pending *ps = g_new0(struct pending, run->hosts->len);
 			guint n = 0;
-
 			int hosts = 0;
 
 			cb_foreach(run->hosts, struct host_run, hr)
