@@ -2,9 +2,10 @@
 /*
  * cxlbed-timecheck: what the guest's own clock does. Reports the kernel's
  * clocksource and this CPU's clock event device, then
- *  - busy: spins (no memory traffic) for --seconds S of guest time and
- *    counts the jiffies and the timer interrupts this CPU took meanwhile:
- *    on a busy CPU the tick runs at HZ per second of the guest's clock;
+ *  - busy: spins (no memory traffic) for --seconds S of guest time,
+ *    from one tick to another, and counts the jiffies and the timer
+ *    interrupts this CPU took meanwhile: on a busy CPU the tick runs at HZ
+ *    per second of the guest's clock;
  *  - sleep: sleeps --sleep S (nanosleep) and reports how long that took
  *    by CLOCK_MONOTONIC and by the process's CPU time (host time shows in
  *    the run's own timing, outside the guest).
@@ -77,6 +78,24 @@ static long long jiffies(void)
 	return j;
 }
 
+/*
+ * Read the tick count until it moves, and when it has: the new count, with
+ * @t the guest time right after. Reading /proc/timer_list takes a while
+ * (the kernel prints every hrtimer), so a window from one plain read to
+ * another held up to one tick more than its clock-time span (51 jiffies
+ * in 0.2 s: "255 per second"); a window between two tick edges does not.
+ */
+static long long next_tick(double *t)
+{
+	long long j0 = jiffies(), j;
+
+	do {
+		j = jiffies();
+		*t = wl_now();
+	} while (j == j0 && j >= 0);
+	return j;
+}
+
 static double cpu_seconds(void)
 {
 	struct timespec ts;
@@ -101,16 +120,15 @@ int main(int argc, char **argv)
 	read_line("/sys/devices/system/clockevents/clockevent0/current_device",
 		  ce, sizeof(ce));
 
-	j0 = jiffies();
 	i0 = timer_irqs(0, which, sizeof(which));
-	t0 = wl_now();
+	j0 = next_tick(&t0);
 	do {
 		for (int k = 0; k < 10000; k++)
 			spin++;
 		t1 = wl_now();
 	} while (t1 - t0 < o.seconds);
+	j1 = next_tick(&t1);
 	i1 = timer_irqs(0, which, sizeof(which));
-	j1 = jiffies();
 
 	nap.tv_sec = (time_t)o.sleep;
 	nap.tv_nsec = (long)((o.sleep - nap.tv_sec) * 1e9);
