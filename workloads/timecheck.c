@@ -80,19 +80,34 @@ static long long jiffies(void)
 
 /*
  * Read the tick count until it moves, and when it has: the new count, with
- * @t the guest time right after. Reading /proc/timer_list takes a while
- * (the kernel prints every hrtimer), so a window from one plain read to
- * another held up to one tick more than its clock-time span (51 jiffies
- * in 0.2 s: "255 per second"); a window between two tick edges does not.
+ * @t the guest time right after and @width how long before that the count
+ * was last seen unchanged (the edge lies within). Reading /proc/timer_list
+ * takes a while (the kernel prints every hrtimer), so a window from one
+ * plain read to another held up to one tick more than its clock-time
+ * span (51 jiffies in 0.2 s: "255 per second"). An edge seen across a gap
+ * (this process was preempted between two reads) is not trusted: the next
+ * one is taken instead.
  */
-static long long next_tick(double *t)
+#define EDGE_MAX_S 0.0005
+
+static long long next_tick(double *t, double *width)
 {
+	double before = wl_now();
 	long long j0 = jiffies(), j;
 
-	do {
+	for (;;) {
+		double seen = wl_now();
+
 		j = jiffies();
 		*t = wl_now();
-	} while (j == j0 && j >= 0);
+		if (j != j0 && j >= 0 && *t - seen < EDGE_MAX_S && seen - before < EDGE_MAX_S)
+			break;
+		if (j < 0)
+			break;
+		j0 = j;
+		before = *t;
+	}
+	*width = *t - before;
 	return j;
 }
 
@@ -109,7 +124,7 @@ int main(int argc, char **argv)
 	struct wl_opts o = { .node = -1, .seconds = 0.2, .sleep = 0.2 };
 	char cs[64], ce[64], which[32];
 	long long i0, i1, j0, j1;
-	double t0, t1, s0, s1, c0, c1;
+	double t0, t1, w0, w1, s0, s1, c0, c1;
 	volatile unsigned long spin = 0;
 	struct timespec nap;
 
@@ -121,13 +136,13 @@ int main(int argc, char **argv)
 		  ce, sizeof(ce));
 
 	i0 = timer_irqs(0, which, sizeof(which));
-	j0 = next_tick(&t0);
+	j0 = next_tick(&t0, &w0);
 	do {
 		for (int k = 0; k < 10000; k++)
 			spin++;
 		t1 = wl_now();
 	} while (t1 - t0 < o.seconds);
-	j1 = next_tick(&t1);
+	j1 = next_tick(&t1, &w1);
 	i1 = timer_irqs(0, which, sizeof(which));
 
 	nap.tv_sec = (time_t)o.sleep;
@@ -141,10 +156,10 @@ int main(int argc, char **argv)
 	printf("{\"workload\":\"timecheck\",\"clocksource\":\"%s\","
 	       "\"clockevent\":\"%s\",\"timer\":\"%s\",\"busy_s\":%.6f,"
 	       "\"busy_timer_irqs\":%lld,\"timer_irqs_per_s\":%.1f,"
-	       "\"busy_jiffies\":%lld,\"jiffies_per_s\":%.1f,"
+	       "\"busy_jiffies\":%lld,\"jiffies_per_s\":%.1f,\"tick_edges_us\":[%.1f,%.1f],"
 	       "\"sleep_asked_s\":%.6f,\"sleep_s\":%.6f,\"sleep_cpu_s\":%.6f,"
 	       "\"clock\":\"guest\"}\n",
 	       cs, ce, which, t1 - t0, i1 - i0, (i1 - i0) / (t1 - t0),
-	       j1 - j0, (j1 - j0) / (t1 - t0), o.sleep, s1 - s0, c1 - c0);
+	       j1 - j0, (j1 - j0) / (t1 - t0), w0 * 1e6, w1 * 1e6, o.sleep, s1 - s0, c1 - c0);
 	return 0;
 }

@@ -29,7 +29,7 @@ wl() { jq -r --arg n "$2" --argjson node "${4:--1}" \
 for r in quiet busy; do
 	jq -c '.workloads[] | [.name, .node, .host_wall_s, .output.ns_per_access,
 		.output.modeled.ns_per_access, .output.jiffies_per_s,
-		.output.timer_irqs_per_s, .output.sleep_s]' "$outroot/$r/summary.json" |
+		.output.timer_irqs_per_s, .output.sleep_s, .output.tick_edges_us]' "$outroot/$r/summary.json" |
 		sed "s/^/$r: /" | diag
 	jq -c '.guest_clock' "$outroot/$r/timing-h0.json" | sed "s/^/$r: /" | diag
 done
@@ -40,7 +40,8 @@ check "summary.json says the guest clock is modeled" \
 	[ "$(jq -r .guest_clock "$outroot/quiet/summary.json")" = modeled ]
 for r in quiet busy; do
 	j=$(wl $r busy .output.jiffies_per_s)
-	check "$r: a busy CPU ticks HZ ($HZ) times per modeled second (got $j)" \
+	n=$(wl $r busy '"\(.output.busy_jiffies) in \(.output.busy_s) s, edges within \(.output.tick_edges_us | map(tostring) | join("/")) us"')
+	check "$r: a busy CPU ticks HZ ($HZ) times per modeled second (got $j: $n)" \
 		awk -v j="$j" -v hz=$HZ 'BEGIN { exit !(j >= hz * 0.99 && j <= hz * 1.01) }'
 done
 i=$(wl busy busy .output.timer_irqs_per_s)

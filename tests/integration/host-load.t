@@ -10,7 +10,7 @@
 . "$(dirname "$0")/lib.sh"
 need_image
 [ -f "$top/build/timing/libcxlbed-timing.so" ] || skip_all "timing plugin not built (run make)"
-plan 18
+plan 19
 
 # One line per workload run: NAME+NODE, clock, latency, bandwidth (modeled).
 figures() {
@@ -27,9 +27,11 @@ apart() {  # column $2 of $1.q and $1.b that differ by more than 2%
 			print $1 ": " q " vs " b }'
 }
 
-# SCENARIO NAME: the same run quiet and with both host cores spinning.
+# SCENARIO NAME [REGEX REASON]: the same run quiet and with both host
+# cores spinning. Figures whose names match REGEX are a known gap: their
+# check is one TAP TODO giving REASON, the others are checked as usual.
 quiet_and_busy() {
-	scn=$top/tests/data/$1 name=$2
+	scn=$top/tests/data/$1 name=$2 qb_todo=${3:-} qb_why=${4:-}
 	"$cxlbed" run --out "$outroot/$name-quiet" "$scn" >"$outroot/$name-quiet.log" 2>&1
 	rc=$?
 	ok $rc "$name, quiet host: run passes"
@@ -48,14 +50,26 @@ quiet_and_busy() {
 	sed 's/^/busy:  /' "$outroot/$name.b" | diag
 	check "$name: every figure is modeled" \
 		[ -z "$(cat "$outroot/$name.q" "$outroot/$name.b" | awk '$2 != "modeled"')" ]
-	lat=$(apart "$outroot/$name" 3)
-	bw=$(apart "$outroot/$name" 4)
-	check "$name: latency within 2% busy vs quiet${lat:+ ($lat)}" [ -z "$lat" ]
-	check "$name: bandwidth within 2% busy vs quiet${bw:+ ($bw)}" [ -z "$bw" ]
+	lat=$(apart "$outroot/$name" 3 | grep -v -e "${qb_todo:-^\$}")
+	bw=$(apart "$outroot/$name" 4 | grep -v -e "${qb_todo:-^\$}")
+	check "$name: latency within 2% busy vs quiet${qb_todo:+ (those matching $qb_todo apart)}${lat:+ ($(one_line "$lat"))}" [ -z "$lat" ]
+	check "$name: bandwidth within 2% busy vs quiet${qb_todo:+ (those matching $qb_todo apart)}${bw:+ ($(one_line "$bw"))}" [ -z "$bw" ]
+	[ -n "$qb_todo" ] || return 0
+	far=$( { apart "$outroot/$name" 3; apart "$outroot/$name" 4; } | grep -e "$qb_todo")
+	if [ -n "$far" ]; then
+		tn=$((tn + 1)); echo "not ok $tn - $name: $qb_todo figures within 2% busy vs quiet ($(one_line "$far")) # TODO $qb_why"
+	else
+		ok 0 "$name: $qb_todo figures within 2% busy vs quiet"
+	fi
 }
 
 quiet_and_busy host-load.scn 1cpu
-quiet_and_busy host-load-4cpu.scn 4cpu
+# The 4-vCPU run's loaded phase is a chaser beside three streamers on two
+# host cores: like the 2cpu chaser beside a streamer below, it moved 2.9%
+# (latency) and 3.5% (bandwidth) busy vs quiet in one CI-like run and
+# within 2% in others.
+quiet_and_busy host-load-4cpu.scn 4cpu '^loaded' \
+	"a chaser beside streamers on vCPUs sharing a host's lanes varies up to 4% between runs (issue 9)"
 check "4cpu (more vCPUs than host cores): the loaded run's streamers drew bandwidth" \
 	[ "$(awk '$1 ~ /^loaded/ && $4 > 1 { n++ } END { print n + 0 }' "$outroot/4cpu.q")" -ge 1 ]
 # A chaser beside a streamer still moves up to 4% between runs (96.6/100.2/
