@@ -66,6 +66,7 @@ struct opts {
 	int lds;		/* devdax LDs to wait for */
 	double wait_s;
 	bool repair, demand;
+	int repair_threads;	/* copying at once in a repair burst */
 	uint64_t seed;
 	int epochs_after;	/* keep going this many epochs after repair (or
 				 * after blocks are known lost for good) */
@@ -75,7 +76,7 @@ static struct opts o = {
 	.pattern = "kv", .data = 32u << 20, .chunk = 64u << 10, .layer = 1u << 20,
 	.write_frac = 0.1, .ops = 20000, .epoch = 500, .check_every = 16,
 	.lds = 2, .wait_s = 60, .repair = true, .demand = true, .seed = 1,
-	.epochs_after = 2,
+	.epochs_after = 2, .repair_threads = 2,
 };
 
 static struct prot_store *store;
@@ -153,6 +154,7 @@ static void usage(void)
 	fprintf(stderr, "usage: %s [--scheme none|repR|rsK+M] [--pattern kv|sweep] "
 		"[--data SIZE] [--chunk SIZE] [--layer SIZE] [--write-frac F] [--ops N] "
 		"[--epoch N] [--check-every N] [--lds N] [--wait S] [--repair on|off] "
+		"[--repair-threads N] "
 		"[--demand on|off] [--seed N] [--epochs-after N]\n", NAME);
 	exit(2);
 }
@@ -192,6 +194,10 @@ static void parse(int argc, char **argv)
 			o.lds = atoi(v);
 		} else if (!strcmp(a, "--wait")) {
 			o.wait_s = strtod(v, NULL);
+		} else if (!strcmp(a, "--repair-threads")) {
+			o.repair_threads = atoi(v);
+			if (o.repair_threads < 1 || o.repair_threads > PROT_MAX_REPAIRERS)
+				wl_fail(NAME, "--repair-threads %s: 1 to %d", v, PROT_MAX_REPAIRERS);
 		} else if (!strcmp(a, "--repair")) {
 			o.repair = !strcmp(v, "on");
 		} else if (!strcmp(a, "--demand")) {
@@ -373,12 +379,30 @@ static void take_kernel_events(void)
 
 /* ---- repair thread ---------------------------------------------------- */
 
+/* One repair worker: stripes until none is left to it. */
+static void *repair_worker(void *arg)
+{
+	uint64_t got;
+
+	(void)arg;
+	while (!atomic_load(&repair_stop) && (got = prot_repair(store, REPAIR_STEP)))
+		plog_repair_bytes(&plog, got);
+	return NULL;
+}
+
+/*
+ * A burst is one region of modeled time in which o.repair_threads workers
+ * (this thread and the others) copy at once: a thread's copies are bound
+ * by the misses it keeps in flight, so re-protection scales with threads,
+ * as a real runtime's would.
+ */
 static void *repair_main(void *arg)
 {
 	(void)arg;
 	while (!atomic_load(&repair_stop)) {
+		pthread_t w[PROT_MAX_REPAIRERS];
+		int nw = 0;
 		struct prot_stats st;
-		uint64_t got;
 
 		prot_get_stats(store, &st);
 		if (!st.stripes_degraded) {
@@ -391,11 +415,12 @@ static void *repair_main(void *arg)
 			usleep(50000);
 		plog_repair_begin(&plog);
 		cxlbed_roi_begin(PLOG_ROI_REPAIR);
-		got = prot_repair(store, REPAIR_STEP);
-		while (got && !atomic_load(&repair_stop)) {
-			plog_repair_bytes(&plog, got);
-			got = prot_repair(store, REPAIR_STEP);
-		}
+		for (int t = 1; t < o.repair_threads; t++)
+			if (!pthread_create(&w[nw], NULL, repair_worker, NULL))
+				nw++;
+		repair_worker(NULL);
+		while (nw)
+			pthread_join(w[--nw], NULL);
 		PLOG_END(&plog, PLOG_ROI_REPAIR, "repair");
 		plog_repair_end(&plog, store);
 		usleep(2000);

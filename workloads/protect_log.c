@@ -169,6 +169,7 @@ void plog_epoch_begin(struct plog *p)
 	p->epoch[p->nepoch].ops = p->ops;
 	p->epoch[p->nepoch].reads = p->reads;
 	p->epoch[p->nepoch].writes = p->writes;
+	p->epoch[p->nepoch].failures0 = (uint64_t)p->failures_seen;
 }
 
 bool plog_fully_protected(struct plog *p, struct prot_store *s)
@@ -192,6 +193,7 @@ void plog_epoch_end(struct plog *p, struct prot_store *s)
 {
 	struct plog_epoch *e;
 	struct prot_stats st;
+	bool degraded;
 
 	if (p->nepoch >= (int)(sizeof(p->epoch) / sizeof(p->epoch[0])))
 		return;
@@ -201,7 +203,11 @@ void plog_epoch_end(struct plog *p, struct prot_store *s)
 	e->ops = p->ops - e->ops;
 	e->reads = p->reads - e->reads;
 	e->writes = p->writes - e->writes;
-	e->state = st.blocks_lost ? "lost" : st.stripes_degraded ? "degraded" :
+	/* degraded: any part of it was (a repair may end within an epoch) */
+	e->ended_degraded = st.stripes_degraded > 0;
+	degraded = e->ended_degraded || (uint64_t)p->failures_seen != e->failures0 ||
+		   (p->nepoch >= 2 && p->epoch[p->nepoch - 2].ended_degraded);
+	e->state = st.blocks_lost ? "lost" : degraded ? "degraded" :
 		   p->failures_seen ? "protected" : "normal";
 }
 

@@ -52,11 +52,36 @@ uint32_t crc32c_table(uint32_t crc, const void *buf, size_t len)
 }
 
 #if defined(__x86_64__)
+static inline uint64_t load64(const uint8_t *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, 8);
+	return v;
+}
+
+/*
+ * Eight words per loop: 11 instructions per 64 bytes against 32 for one
+ * word per loop. The timing model charges guest instructions (1 ns each),
+ * so this is what a checked read or a repair costs per byte.
+ */
 __attribute__((target("sse4.2")))
 static uint32_t crc_hw(uint32_t crc, const uint8_t *p, size_t len)
 {
 	uint64_t c = ~crc;
 
+	while (len >= 64) {
+		c = __builtin_ia32_crc32di(c, load64(p));
+		c = __builtin_ia32_crc32di(c, load64(p + 8));
+		c = __builtin_ia32_crc32di(c, load64(p + 16));
+		c = __builtin_ia32_crc32di(c, load64(p + 24));
+		c = __builtin_ia32_crc32di(c, load64(p + 32));
+		c = __builtin_ia32_crc32di(c, load64(p + 40));
+		c = __builtin_ia32_crc32di(c, load64(p + 48));
+		c = __builtin_ia32_crc32di(c, load64(p + 56));
+		p += 64;
+		len -= 64;
+	}
 	while (len >= 8) {
 		uint64_t v;
 

@@ -77,6 +77,9 @@ struct prot_config {
 	uint64_t blocks;	/* the store's size in blocks */
 	prot_failure_cb on_failure;	/* may be NULL; called under the lock */
 	void *ctx;
+	/* may be NULL: called when a read or a repair of @stripe has let go of
+	 * the lock to copy, before it copies (tests use it to write then) */
+	void (*unlocked)(void *ctx, uint64_t stripe);
 };
 
 struct prot_store;
@@ -124,7 +127,10 @@ int prot_check(struct prot_store *s);
  * Rebuild missing chunks onto healthy capacity in domains their stripe
  * does not use, up to about @max_bytes written; returns bytes written.
  * Stripes that find no such domain wait: prot_wanted says for how much.
+ * Up to PROT_MAX_REPAIRERS threads may call it at once (the copies run
+ * outside the store's lock, one stripe per caller); more get 0.
  */
+#define PROT_MAX_REPAIRERS 4
 uint64_t prot_repair(struct prot_store *s, uint64_t max_bytes);
 /* Bytes of capacity in a new domain the waiting repairs need. */
 uint64_t prot_wanted(struct prot_store *s);
@@ -142,6 +148,7 @@ struct prot_stats {
 	uint64_t stripes_unplaceable;	/* of those, waiting for a new domain */
 	uint64_t blocks_lost;		/* unrecoverable now */
 	uint64_t bytes_repaired;	/* chunk bytes rebuilt and written */
+	uint64_t repairs_retried;	/* stripes changed under a repair: redone */
 	uint64_t domains, domains_failed;
 };
 void prot_get_stats(struct prot_store *s, struct prot_stats *st);

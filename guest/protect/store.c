@@ -32,6 +32,10 @@ struct stripe {
 	uint32_t crc[RS_MAX_N];
 	bool written;
 	uint8_t nmissing;
+	/* bumped whenever the stripe's chunks, places or checksums change:
+	 * a repair that copied without the lock publishes only if unchanged */
+	uint32_t gen;
+	bool claimed;		/* a repair is working on it */
 	/* bit i: chunk i's CRC is not known (a missing parity the data moved
 	 * past); its rebuild from checked chunks sets it */
 	uint64_t stale;
@@ -69,6 +73,9 @@ struct prot_store {
 	struct domain dom[MAX_DOM];
 	int ndom;
 	uint8_t *buf[RS_MAX_N + 1];	/* scratch chunks, + one delta */
+	/* each concurrent repair's own chunks, used without the lock */
+	uint8_t *rbuf[PROT_MAX_REPAIRERS][RS_MAX_N];
+	bool rbuf_taken[PROT_MAX_REPAIRERS];
 	struct prot_stats st;
 	uint64_t wanted_chunks;
 	uint64_t cursor;	/* repair resumes here */
@@ -162,6 +169,9 @@ void prot_free(struct prot_store *s)
 		free(s->ext[i].slot);
 	for (int i = 0; i <= RS_MAX_N; i++)
 		free(s->buf[i]);
+	for (int r = 0; r < PROT_MAX_REPAIRERS; r++)
+		for (int i = 0; i < RS_MAX_N; i++)
+			free(s->rbuf[r][i]);
 	free(s->stripes);
 	free(s);
 }
@@ -222,6 +232,7 @@ static uint64_t lose_chunk(struct prot_store *s, uint64_t si, int idx, bool bad_
 
 	if (l.ext < 0)
 		return 0;
+	st->gen++;
 	account(s, st, -1);
 	s->ext[l.ext].slot[l.slot] = bad_slot || s->ext[l.ext].failed ? SLOT_BAD : SLOT_FREE;
 	s->ext[l.ext].used--;
@@ -449,14 +460,16 @@ static double domain_cost(const struct prot_store *s, int d)
  * A new location for chunk @idx of stripe @si in a domain none of the
  * stripe's other chunks use: the cheapest, then the least loaded.
  */
-static bool place(struct prot_store *s, uint64_t si, int idx)
+static bool pick_home(struct prot_store *s, const struct stripe *st, int idx,
+		      const bool *also_used, struct loc *out)
 {
-	struct stripe *st = &s->stripes[si];
 	bool used[MAX_DOM] = { false };
 
 	for (int i = 0; i < s->n; i++)
 		if (i != idx && st->loc[i].ext >= 0)
 			used[s->ext[st->loc[i].ext].dom] = true;
+	for (int d = 0; also_used && d < s->ndom; d++)
+		used[d] |= also_used[d];
 	for (;;) {
 		int best = -1;
 		double bc = 0;
@@ -474,10 +487,17 @@ static bool place(struct prot_store *s, uint64_t si, int idx)
 		}
 		if (best < 0)
 			return false;
-		if (alloc_in(s, best, &st->loc[idx]))
+		if (alloc_in(s, best, out))
 			return true;
 		used[best] = true;	/* full: try the next */
 	}
+}
+
+static bool place(struct prot_store *s, uint64_t si, int idx)
+{
+	struct stripe *st = &s->stripes[si];
+
+	return pick_home(s, st, idx, NULL, &st->loc[idx]);
 }
 
 static void free_loc(struct prot_store *s, struct loc *l)
@@ -565,6 +585,29 @@ static void rehome(struct prot_store *s, uint64_t si, int idx, const uint8_t *in
 	account(s, st, +1);
 }
 
+/* The copies of stripe @si in read order: cheapest first, equal costs
+ * taking turns by stripe. */
+static void copy_order(const struct prot_store *s, uint64_t si, int *order)
+{
+	const struct stripe *st = &s->stripes[si];
+
+	for (int i = 0; i < s->n; i++)
+		order[i] = (int)((i + si) % (uint64_t)s->n);
+	for (int a = 1; a < s->n; a++)
+		for (int b = a; b > 0; b--) {
+			struct loc la = st->loc[order[b]], lb = st->loc[order[b - 1]];
+			double ca = la.ext >= 0 ? s->ext[la.ext].cost : 1e30;
+			double cb = lb.ext >= 0 ? s->ext[lb.ext].cost : 1e30;
+			int t;
+
+			if (ca >= cb)
+				break;
+			t = order[b];
+			order[b] = order[b - 1];
+			order[b - 1] = t;
+		}
+}
+
 /*
  * Data chunk @j of stripe @si into @out: its own copy, or rebuilt from
  * the others. 0, PROT_RECOVERED, or PROT_LOST.
@@ -581,24 +624,9 @@ static int get_data(struct prot_store *s, uint64_t si, int j, uint8_t *out)
 		return 0;
 	}
 	if (s->c.scheme.kind != PROT_SCHEME_RS) {
-		/* copies, cheapest first; equal costs take turns by stripe */
 		int order[RS_MAX_N];
 
-		for (int i = 0; i < s->n; i++)
-			order[i] = (int)((i + si) % (uint64_t)s->n);
-		for (int a = 1; a < s->n; a++)
-			for (int b = a; b > 0; b--) {
-				struct loc la = st->loc[order[b]], lb = st->loc[order[b - 1]];
-				double ca = la.ext >= 0 ? s->ext[la.ext].cost : 1e30;
-				double cb = lb.ext >= 0 ? s->ext[lb.ext].cost : 1e30;
-				int t;
-
-				if (ca >= cb)
-					break;
-				t = order[b];
-				order[b] = order[b - 1];
-				order[b - 1] = t;
-			}
+		copy_order(s, si, order);
 		for (int a = 0; a < s->n; a++)
 			if (read_chunk(s, si, order[a], out) == 0)
 				return a == 0 ? 0 : PROT_RECOVERED;
@@ -620,14 +648,60 @@ static int get_data(struct prot_store *s, uint64_t si, int j, uint8_t *out)
 	return PROT_RECOVERED;
 }
 
+/*
+ * The common case without the lock held over the copy: the chunk that
+ * holds the block is copied and checked unlocked, and taken only if its
+ * stripe did not change meanwhile (gen); anything else (a fault, a bad
+ * checksum, a write in between, a missing chunk) is left to the locked
+ * path, which reads again and handles it. Returns with the lock held;
+ * true: @buf has the block.
+ */
+static bool read_unlocked(struct prot_store *s, uint64_t si, int j, uint8_t *buf)
+{
+	struct stripe *st;
+	struct guard_fault f;
+	uint8_t *src;
+	uint32_t crc, gen;
+	int idx = j, x;
+	bool good;
+
+	lock(s);
+	st = &s->stripes[si];
+	if (!st->written)
+		return false;
+	if (s->c.scheme.kind != PROT_SCHEME_RS) {
+		int order[RS_MAX_N];
+
+		copy_order(s, si, order);
+		idx = order[0];
+	}
+	x = st->loc[idx].ext;
+	if (x < 0)
+		return false;
+	src = chunk_at(s, st->loc[idx]);
+	crc = st->crc[idx];
+	gen = st->gen;
+	unlock(s);
+	if (s->c.unlocked)
+		s->c.unlocked(s->c.ctx, si);
+	good = !guard_copy(buf, src, s->c.chunk, &f) && crc32c(0, buf, s->c.chunk) == crc;
+	lock(s);
+	if (!good || st->gen != gen)
+		return false;
+	s->ext[x].reads++;
+	return true;
+}
+
 int prot_read(struct prot_store *s, uint64_t block, void *buf)
 {
 	int k = s->c.scheme.k, rc;
 
 	if (block >= s->c.blocks)
 		return PROT_LOST;
-	lock(s);
-	rc = get_data(s, block / k, (int)(block % k), buf);
+	if (read_unlocked(s, block / k, (int)(block % k), buf))
+		rc = 0;
+	else
+		rc = get_data(s, block / k, (int)(block % k), buf);
 	s->st.reads++;
 	if (rc == PROT_RECOVERED)
 		s->st.reads_recovered++;
@@ -657,6 +731,7 @@ static int put_stripe(struct prot_store *s, uint64_t si, const uint8_t *const *d
 	const uint8_t *chunk[RS_MAX_N];
 	int k = s->c.scheme.k;
 
+	st->gen++;
 	if (stripe_lost(s, st))
 		reset_stripe(s, st);
 	for (int j = 0; j < k; j++)
@@ -715,6 +790,7 @@ static int rmw(struct prot_store *s, uint64_t si, int j, const uint8_t *in)
 	uint8_t *delta = s->buf[s->n], *par = s->buf[0];
 	uint32_t crc = crc32c(0, in, s->c.chunk);
 
+	st->gen++;
 	if (get_data(s, si, j, delta) == PROT_LOST)
 		return -1;
 	for (size_t b = 0; b < s->c.chunk; b++)
@@ -847,90 +923,181 @@ int prot_check(struct prot_store *s)
 
 /* ---- repair ----------------------------------------------------------- */
 
-/* Rebuild the missing chunks of degraded stripe @si; bytes written, -1: no room. */
-static int64_t repair_stripe(struct prot_store *s, uint64_t si)
+/*
+ * Rebuild the missing chunks of degraded stripe @si. Called and returning
+ * with the lock held, but the bytes move without it: homes are reserved
+ * and the stripe's state noted under the lock, the surviving chunks are
+ * read, checked and rebuilt into the repair's own buffers and written to
+ * the new homes unlocked, and the result is published only if the stripe
+ * did not change meanwhile (else the homes are given back and a later
+ * pass tries again). So readers and writers of other stripes, and of this
+ * one, are not held up for a whole chunk's copy, and several repairs run
+ * at once (each claims its stripe). Bytes written, -1: no room.
+ */
+static int64_t repair_stripe(struct prot_store *s, uint64_t si, uint8_t *const *rbuf)
 {
 	struct stripe *st = &s->stripes[si];
-	bool present[RS_MAX_N] = { false };
-	int missing[RS_MAX_N], nm = 0, good = 0, k = s->c.scheme.k;
+	struct stripe snap = *st;
+	bool present[RS_MAX_N] = { false }, taken[MAX_DOM] = { false };
+	uint8_t *src_at[RS_MAX_N] = { NULL }, *dst_at[RS_MAX_N] = { NULL };
+	struct loc home[RS_MAX_N];
+	struct guard_fault rf[RS_MAX_N], wf[RS_MAX_N];
+	int rerr[RS_MAX_N] = { 0 }, werr[RS_MAX_N] = { 0 };
+	int missing[RS_MAX_N], nm = 0, nhome = 0, good = 0, from = -1;
+	int k = s->c.scheme.k;
 	int64_t written = 0;
 
-	for (int i = 0; i < s->n; i++)
+	for (int i = 0; i < s->n; i++) {
+		home[i].ext = -1;
 		if (st->loc[i].ext < 0)
 			missing[nm++] = i;
-	/* the surviving chunks, checked (a read may find more missing) */
-	for (int i = 0; i < s->n; i++)
-		if (st->loc[i].ext >= 0 && read_chunk(s, si, i, s->buf[i]) == 0) {
-			present[i] = true;
-			good++;
-		}
-	if (good < k || stripe_lost(s, st))
-		return 0;
-	nm = 0;
-	for (int i = 0; i < s->n; i++)
-		if (!present[i])
-			missing[nm++] = i;
-	if (s->c.scheme.kind == PROT_SCHEME_RS) {
-		if (rs_decode(&s->rs, (uint8_t *const *)s->buf, present, s->c.chunk))
-			return 0;
-	} else {
-		int from = -1;
-
-		for (int i = 0; i < s->n; i++)
-			if (present[i])
-				from = i;
-		for (int a = 0; a < nm; a++)
-			memcpy(s->buf[missing[a]], s->buf[from], s->c.chunk);
+		else
+			src_at[i] = chunk_at(s, st->loc[i]);
 	}
 	for (int a = 0; a < nm; a++) {
 		int i = missing[a];
 
-		if (st->stale & (1ull << i)) {
-			st->crc[i] = crc32c(0, s->buf[i], s->c.chunk);
-			st->stale &= ~(1ull << i);
-		} else if (crc32c(0, s->buf[i], s->c.chunk) != st->crc[i]) {
-			return written;	/* inconsistent: leave it, never spread it */
-		}
-		if (st->loc[i].ext < 0 && !place(s, si, i))
-			return written ? written : -1;
-		{
-			struct guard_fault f;
-			int x = st->loc[i].ext;
+		if (!pick_home(s, st, i, taken, &home[i]))
+			break;
+		taken[s->ext[home[i].ext].dom] = true;
+		dst_at[i] = chunk_at(s, home[i]);
+		nhome++;
+	}
+	if (!nhome)
+		return -1;
 
-			if (guard_copy(chunk_at(s, st->loc[i]), s->buf[i], s->c.chunk, &f)) {
-				free_loc(s, &st->loc[i]);
-				on_fault(s, x, &f);
-				continue;
-			}
+	unlock(s);
+	if (s->c.unlocked)
+		s->c.unlocked(s->c.ctx, si);
+	/* the surviving chunks, checked against the noted checksums; a copy
+	 * scheme needs one good copy, RS any k chunks */
+	for (int i = 0; i < s->n && good < k; i++) {
+		if (!src_at[i])
+			continue;
+		if (guard_copy(rbuf[i], src_at[i], s->c.chunk, &rf[i]))
+			rerr[i] = 1;
+		else if (crc32c(0, rbuf[i], s->c.chunk) != snap.crc[i])
+			rerr[i] = 2;
+		else {
+			present[i] = true;
+			good++;
+			from = i;
+		}
+	}
+	if (good >= k && s->c.scheme.kind == PROT_SCHEME_RS &&
+	    rs_decode(&s->rs, (uint8_t *const *)rbuf, present, s->c.chunk))
+		good = -1;
+	for (int a = 0; good >= k && a < nm; a++) {
+		int i = missing[a];
+		/* a replica is the checked copy itself: written from it, and its
+		 * checksum is the copy's (no second pass over the bytes) */
+		const uint8_t *src = s->c.scheme.kind == PROT_SCHEME_RS ? rbuf[i] : rbuf[from];
+		uint32_t want = s->c.scheme.kind == PROT_SCHEME_RS ?
+			crc32c(0, src, s->c.chunk) : snap.crc[from];
+
+		if (!dst_at[i])
+			continue;
+		if (!(snap.stale & (1ull << i)) && want != snap.crc[i]) {
+			werr[i] = 2;	/* inconsistent: leave it, never spread it */
+			continue;
+		}
+		snap.crc[i] = want;
+		if (guard_copy(dst_at[i], src, s->c.chunk, &wf[i]))
+			werr[i] = 1;
+	}
+	lock(s);
+
+	if (st->gen != snap.gen) {
+		/* written, lost or moved meanwhile: what was read may be stale */
+		for (int i = 0; i < s->n; i++)
+			free_loc(s, &home[i]);
+		s->st.repairs_retried++;
+		return 0;
+	}
+	/* failures seen unlocked are handled as a locked read would */
+	for (int i = 0; i < s->n; i++) {
+		int x = st->loc[i].ext;
+
+		if (!rerr[i] || x < 0)
+			continue;
+		if (rerr[i] == 1) {
+			on_fault(s, x, &rf[i]);
+			if (st->loc[i].ext >= 0)
+				lose_chunk(s, si, i, true);
+		} else {
+			s->st.chunk_errors++;
+			if (canary_ok(s, x))
+				report(s, &s->ext[x], PROT_CAUSE_CHECKSUM, false, 1,
+				       lose_chunk(s, si, i, true));
+			else
+				fail_extent(s, x, PROT_CAUSE_CHECKSUM);
+		}
+	}
+	if (st->gen != snap.gen || good < k || stripe_lost(s, st)) {
+		for (int i = 0; i < s->n; i++)
+			free_loc(s, &home[i]);
+		return 0;
+	}
+	for (int i = 0; i < s->n; i++) {
+		int x = home[i].ext;
+
+		if (x < 0)
+			continue;
+		if (werr[i] || s->ext[x].failed) {
+			free_loc(s, &home[i]);
+			if (werr[i] == 1)
+				on_fault(s, x, &wf[i]);
+			continue;
+		}
+		if (snap.stale & (1ull << i)) {
+			st->crc[i] = snap.crc[i];
+			st->stale &= ~(1ull << i);
 		}
 		account(s, st, -1);
+		st->loc[i] = home[i];
 		st->nmissing--;
 		account(s, st, +1);
 		written += (int64_t)s->c.chunk;
 	}
+	st->gen++;
 	return written;
 }
 
 uint64_t prot_repair(struct prot_store *s, uint64_t max_bytes)
 {
 	uint64_t done = 0, scanned = 0, waiting = 0, stripes = 0;
+	int r;
 
 	lock(s);
+	for (r = 0; r < PROT_MAX_REPAIRERS && s->rbuf_taken[r]; r++)
+		;
+	if (r == PROT_MAX_REPAIRERS) {
+		unlock(s);
+		return 0;	/* as many repairs as it allows are running */
+	}
+	for (int i = 0; i < s->n; i++)
+		if (!s->rbuf[r][i] && !(s->rbuf[r][i] = aligned_alloc(64, s->c.chunk))) {
+			unlock(s);
+			return 0;
+		}
+	s->rbuf_taken[r] = true;
 	while (done < max_bytes && scanned < s->nstripes) {
 		uint64_t si = s->cursor++ % s->nstripes;
 		struct stripe *st = &s->stripes[si];
 		int64_t w;
 
 		scanned++;
-		if (!st->written || !st->nmissing || stripe_lost(s, st))
+		if (!st->written || !st->nmissing || st->claimed || stripe_lost(s, st))
 			continue;
-		w = repair_stripe(s, si);
+		st->claimed = true;
+		w = repair_stripe(s, si, s->rbuf[r]);
+		st->claimed = false;
 		if (w < 0) {
 			waiting += st->nmissing;
 			stripes++;
-		}
-		else
+		} else {
 			done += (uint64_t)w;
+		}
 		/* let readers in between stripes */
 		unlock(s);
 		lock(s);
@@ -941,6 +1108,7 @@ uint64_t prot_repair(struct prot_store *s, uint64_t max_bytes)
 		s->st.stripes_unplaceable = stripes;
 	}
 	s->st.bytes_repaired += done;
+	s->rbuf_taken[r] = false;
 	unlock(s);
 	return done;
 }

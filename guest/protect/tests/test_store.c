@@ -5,6 +5,9 @@
  * mapping that faults (SIGBUS: a file truncated under it, as a removed
  * devdax device does), poisoned ranges, single corrupted chunks.
  */
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <signal.h>
@@ -129,6 +132,202 @@ static void kill_mapping(int d)
 		abort();
 }
 
+/*
+ * Writes and reads that race a repair: the repair copies without the
+ * store's lock, so a block written meanwhile must win, never the older
+ * copy the repair had read.
+ */
+struct racer {
+	struct prot_store *s;
+	uint64_t blocks;
+	uint32_t *ver;
+	atomic_int stop, started;
+	int wrong, writes, read_wrong;
+	atomic_int reads;
+	atomic_ullong repaired;
+};
+
+static uint64_t xorshift(uint64_t *x)
+{
+	*x ^= *x << 13;
+	*x ^= *x >> 7;
+	*x ^= *x << 17;
+	return *x;
+}
+
+static void *race_writes(void *arg)
+{
+	struct racer *r = arg;
+	uint8_t got[CHUNK], want[CHUNK];
+	uint64_t x = 12345;
+
+	while (!atomic_load(&r->stop) || r->writes < 2000) {
+		uint64_t b = xorshift(&x) % r->blocks;
+
+		if (x & 1) {
+			content(b, r->ver[b] + 1, want);
+			if (prot_write(r->s, b, want) == 0)
+				__atomic_store_n(&r->ver[b], r->ver[b] + 1, __ATOMIC_RELEASE);
+			r->writes++;
+			atomic_fetch_add(&r->started, 1);
+		} else if (prot_read(r->s, b, got) != PROT_LOST) {
+			content(b, r->ver[b], want);
+			r->wrong += memcmp(got, want, CHUNK) != 0;
+		}
+	}
+	return NULL;
+}
+
+/* Reads beside the writer: a block holds the version before the read
+ * began, or a later one, never anything else. */
+static void *race_reads(void *arg)
+{
+	struct racer *r = arg;
+	uint8_t got[CHUNK], want[CHUNK];
+	uint64_t x = 777;
+
+	while (!atomic_load(&r->stop) || r->reads < 2000) {
+		uint64_t b = xorshift(&x) % r->blocks;
+		uint32_t v0, v1;
+		bool match = false;
+
+		v0 = __atomic_load_n(&r->ver[b], __ATOMIC_ACQUIRE);
+		if (prot_read(r->s, b, got) == PROT_LOST)
+			continue;
+		v1 = __atomic_load_n(&r->ver[b], __ATOMIC_ACQUIRE);
+		for (uint32_t v = v0; v <= v1 + 1 && !match; v++) {
+			content(b, v, want);
+			match = !memcmp(got, want, CHUNK);
+		}
+		atomic_fetch_add(&r->reads, 1);
+		r->read_wrong += !match;
+	}
+	return NULL;
+}
+
+/* A second repairer: two at once take different stripes. */
+static void *race_repairs(void *arg)
+{
+	struct racer *r = arg;
+
+	while (!atomic_load(&r->stop))
+		atomic_fetch_add(&r->repaired, prot_repair(r->s, 2 * CHUNK));
+	return NULL;
+}
+
+static void race_repair(const char *scheme, int nd, uint64_t n)
+{
+	struct prot_scheme sc;
+	struct racer r = { .blocks = n };
+	struct prot_stats st;
+	pthread_t t, rt, pt;
+	uint64_t rep = 0;
+	int wrong, lost, rec, passes = 0;
+
+	prot_scheme_parse(scheme, &sc);
+	r.s = make(scheme, nd, n);
+	r.ver = calloc(n, sizeof(*r.ver));
+	populate(r.s, &sc, n);
+	pthread_create(&t, NULL, race_writes, &r);
+	pthread_create(&rt, NULL, race_reads, &r);
+	while (atomic_load(&r.started) < 100 || atomic_load(&r.reads) < 100)
+		sched_yield();
+	kill_contents(1);
+	prot_fail_capacity(r.s, 0x1001, PROT_CAUSE_EVENT);
+	pthread_create(&pt, NULL, race_repairs, &r);
+	do {
+		/* a stripe or two per call, as the runtime's repair thread does */
+		rep += prot_repair(r.s, 2 * CHUNK);
+		prot_get_stats(r.s, &st);
+		passes++;
+	} while (st.stripes_degraded && passes < 100000);
+	atomic_store(&r.stop, 1);
+	pthread_join(pt, NULL);
+	rep += atomic_load(&r.repaired);
+	pthread_join(t, NULL);
+	pthread_join(rt, NULL);
+	read_all(r.s, n, r.ver, &wrong, &lost, &rec);
+	prot_get_stats(r.s, &st);
+	ok(r.wrong == 0 && r.read_wrong == 0 && wrong == 0 && lost == 0 &&
+	   st.stripes_degraded == 0 && rep > 0,
+	   "%s: %d writes and %d reads on other threads raced two repairs of p1 "
+	   "(%llu bytes in %d passes, %llu stripes redone): none read wrong during it "
+	   "(%d, %d) or after (%d), none lost, nothing degraded", scheme, r.writes, atomic_load(&r.reads),
+	   (unsigned long long)rep, passes, (unsigned long long)st.repairs_retried,
+	   r.wrong, r.read_wrong, wrong);
+	free(r.ver);
+	prot_free(r.s);
+}
+
+/*
+ * The same race made certain: while a repair (or a read) has let go of
+ * the lock, the block it works on is written. What it copied is then
+ * stale; it must not be published, nor taken for a bad chunk.
+ */
+static struct prot_store *hooked;
+static bool hook_armed;
+static uint64_t hook_stripe;
+static uint32_t hook_ver;
+static int hook_calls;
+
+static void write_in_window(void *ctx, uint64_t stripe)
+{
+	uint8_t b[CHUNK];
+
+	(void)ctx;
+	if (!hook_armed)
+		return;
+	hook_armed = false;	/* once */
+	hook_stripe = stripe;
+	hook_calls++;
+	content(stripe, ++hook_ver, b);
+	prot_write(hooked, stripe, b);
+}
+
+static void window_write(void)
+{
+	struct prot_config c = { .chunk = CHUNK, .blocks = 8, .on_failure = on_failure,
+				 .unlocked = write_in_window };
+	struct prot_stats st;
+	uint8_t got[CHUNK], want[CHUNK];
+
+	prot_scheme_parse("rep2", &c.scheme);
+	hooked = prot_new(&c);
+	for (int d = 0; d < 3; d++) {
+		char name[8];
+
+		memset(doms[d].base, 0, EXT_BYTES);
+		snprintf(name, sizeof(name), "p%d", d);
+		prot_add_capacity(hooked, name, 0x1000 + (uint64_t)d, doms[d].base, EXT_BYTES, 0);
+	}
+	for (uint64_t b = 0; b < 8; b++) {
+		content(b, 0, want);
+		prot_write(hooked, b, want);
+	}
+	prot_fail_capacity(hooked, 0x1001, PROT_CAUSE_EVENT);
+	/* the first stripe repaired (one that had a copy on p1) is overtaken */
+	hook_armed = true;
+	for (int pass = 0; pass < 4; pass++)
+		prot_repair(hooked, UINT64_MAX);
+	prot_get_stats(hooked, &st);
+	ok(hook_calls == 1 && st.chunk_errors == 0 && st.blocks_lost == 0 &&
+	   st.stripes_degraded == 0 && st.bytes_stored == 2 * 8 * CHUNK,
+	   "a write while a repair copies: the stale copy is not published and no "
+	   "chunk is taken for bad (%d writes, %llu chunk errors, %llu bytes stored, "
+	   "%llu stripes redone)", hook_calls, (unsigned long long)st.chunk_errors,
+	   (unsigned long long)st.bytes_stored, (unsigned long long)st.repairs_retried);
+	hook_armed = true;
+	hook_ver = 0;
+	memset(got, 0, sizeof(got));
+	prot_read(hooked, 3, got);
+	content(3, hook_ver, want);
+	prot_get_stats(hooked, &st);
+	ok(hook_calls == 2 && !memcmp(got, want, CHUNK) && st.chunk_errors == 0,
+	   "a write while a read copies: the read returns the new block (%llu chunk errors)",
+	   (unsigned long long)st.chunk_errors);
+	prot_free(hooked);
+}
+
 int main(void)
 {
 	struct prot_scheme sc;
@@ -137,7 +336,7 @@ int main(void)
 	int wrong, lost, rec;
 	uint64_t n = 96, rep;
 
-	plan(33);
+	plan(37);
 	guard_install();
 
 	/* --- rep2 over 3 domains: one killed, repaired, another killed */
@@ -330,5 +529,9 @@ int main(void)
 	read_all(s, n, NULL, &wrong, &lost, &rec);
 	ok(wrong == 0 && lost == 0, "and their blocks read from the other copy");
 	prot_free(s);
+
+	window_write();
+	race_repair("rep2", 4, 600);
+	race_repair("rs2+2", 5, 600);
 	return tap_failed != 0;
 }
