@@ -28,3 +28,6 @@ $(B)/tests/protect-%: $(PROT_DIR)/tests/%.c $(PROT_LIB) tests/unit/tap.h
 
 ALL_TARGETS += $(PROT_LIB)
 UNIT_TESTS += $(PROT_TESTS)
+
+# make bench: protection's steady-state cost against unprotected (booted guest)
+BENCHES += tests/bench/protect-overhead.sh
