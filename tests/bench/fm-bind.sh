@@ -5,15 +5,10 @@
 # enumerated, 1-way region, memory online movable); unbind = the guest's
 # release-ld (offline, region destroyed, slot powered off) + the FM's
 # check that QEMU removed the device. Goal: under 2 s each.
-set -eu
-top=$(cd "$(dirname "$0")/../.." && pwd)
-tmp=$(mktemp -d /tmp/cxlbed-bench.XXXXXX)
-trap 'rm -rf "$tmp"' EXIT
-export CXLBED_STATE_DIR="$tmp/state"
+. "$(dirname "$0")/lib.sh"
 
 echo "fabric manager bind/unbind of 256 MiB, fm-bind.scn, host wall time (TCG, $(nproc) cores)"
-"$top/cxlbed" run --out "$tmp/run" "$top/tests/bench/fm-bind.scn" >"$tmp/log" 2>&1 || {
-	echo "run failed; see: $top/cxlbed run $top/tests/bench/fm-bind.scn"; tail -5 "$tmp/log"; exit 1; }
+bench_run "$top/tests/bench/fm-bind.scn"
 for a in bind unbind; do
 	jq -r --arg a "$a" '[.pool.events[] | select(.action == $a and .result == "ok") | .wall_s] |
 		sort | "  \($a): \(length) runs, " + (map(. * 100 | round / 100 | tostring) | join(" ")) +

@@ -5,15 +5,10 @@
 # throughput in operations per modeled second (the guest clock is
 # modeled; all epochs), its slowdown against unprotected (goal: at most
 # 5% read-mostly, 15% write-heavy) and its memory overhead. One sample.
-set -eu
-top=$(cd "$(dirname "$0")/../.." && pwd)
-tmp=$(mktemp -d /tmp/cxlbed-bench.XXXXXX)
-trap 'rm -rf "$tmp"' EXIT
-export CXLBED_STATE_DIR="$tmp/state"
+. "$(dirname "$0")/lib.sh"
 
 echo "protection's steady-state cost, KV offload over 6 pool nodes, one run, modeled time"
-"$top/cxlbed" run --out "$tmp/run" "$top/tests/bench/protect-overhead.scn" >"$tmp/log" 2>&1 || {
-	echo "run failed; see: $top/cxlbed run tests/bench/protect-overhead.scn"; tail -5 "$tmp/log"; exit 1; }
+bench_run "$top/tests/bench/protect-overhead.scn"
 jq -r '[.workloads[] | .output as $o | select($o.epochs) |
 	{name: .name, scheme: $o.scheme, overhead: $o.overhead, ok: ($o.corrupt == 0 and $o.final_lost == 0),
 	 mix: (.name | split("-")[1]),

@@ -10,16 +10,11 @@
 # apart. The stream workloads (layers, kv) have no helper: their copy
 # lanes' time outside the copies is not measured, and bookkeeping reads 0.
 # One sample: docs/pooling.md says how far such figures move between runs.
-set -eu
-top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$(dirname "$0")/lib.sh"
 scn=${BENCH_SCN:-$top/workloads/scenarios/tier-layers.scn}
-tmp=$(mktemp -d /tmp/cxlbed-bench.XXXXXX)
-trap 'rm -rf "$tmp"' EXIT
-export CXLBED_STATE_DIR="$tmp/state"
 
 echo "tiering policies, $(basename "$scn"), one run, modeled time (guest clock modeled)"
-"$top/cxlbed" run --out "$tmp/run" "$scn" >"$tmp/log" 2>&1 || {
-	echo "run failed; see: $top/cxlbed run $scn"; tail -5 "$tmp/log"; exit 1; }
+bench_run "$scn"
 jq -r '.workloads[] | select(.output.policies) | .output as $o |
 	([$o.policies[] | select(.policy == "all-local") | .guest_ms][0]) as $base |
 	"  \($o.kind) on \(.host), local fraction \($o.local_fraction):",
