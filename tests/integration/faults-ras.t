@@ -10,7 +10,7 @@
 # degraded link.
 . "$(dirname "$0")/lib.sh"
 need_image
-plan 12
+plan 13
 
 out=$outroot/ras
 "$cxlbed" run --out "$out" "$top/tests/data/faults-ras.scn" >"$outroot/ras.log" 2>&1
@@ -22,6 +22,9 @@ events() { wl "[.kernel_events[] | select(.kind == \"$1\")] | length"; }
 
 check "all six faults fired, every injection step succeeded" \
 	test "$(sj "$out" '[.faults[] | select(.fired and .injected.ok)] | length')" = 6
+check "triggers: a byte count (cor-p1, written:6M) and a drawn modeled time (gm-p0, 300-360 ms)" \
+	test "$(sj "$out" '[.faults[] | select((.name == "cor-p1" and .planned.when == "written") or
+		(.name == "gm-p0" and .planned.when == "modeled" and .fired))] | length')" = 2
 check "poison: the runtime detected it" \
 	test "$(sj "$out" '.faults[] | select(.name == "poison-p0") | .detected')" = true
 check "poison: the kernel's cxl_poison trace event reached the runtime" \
