@@ -46,6 +46,7 @@ void write_report(void)
 		.share_waits = tp.share_waits, .armed = tp.armed == 2,
 		.together_waits = tp.together_waits,
 		.together_timeouts = tp.together_timeouts,
+		.together_unarmed = tp.together_unarmed,
 		.together_held_ns = tp.together_held_ns,
 		.clock = {
 			.on = tp.guest_time, .irqs = tp.cs.irqs,

@@ -66,33 +66,56 @@ static bool withdraw(uint32_t gen)
 	return left;
 }
 
+/*
+ * Wait in host time until generation @gen completes, or give up after the
+ * timeout. @first: this host's first clock slot, whose sleepers are rung
+ * as the other hosts' time passes (-1: it has no modeled time yet).
+ */
+static void wait_release(uint32_t gen, int first)
+{
+	struct timespec pause = { 0, 50000 };
+	uint64_t give_up = host_ms() + TOGETHER_TIMEOUT_MS;
+
+	while (__atomic_load_n(&tp.shm->together.gen, __ATOMIC_ACQUIRE) == gen) {
+		if (first >= 0 && tp.guest_time) {
+			double others = tm_sync_min_outside(&tp.sync, first, TM_MAX_VCPUS);
+
+			if (others >= 0)
+				clock_follow(others);
+		}
+		if (host_ms() > give_up && withdraw(gen)) {
+			__atomic_fetch_add(&tp.together_timeouts, 1, __ATOMIC_RELAXED);
+			break;
+		}
+		nanosleep(&pause, NULL);
+	}
+}
+
 void together_marker(unsigned int vi, int n)
 {
 	struct vcpu *v = vcpu_get(vi);
-	struct timespec pause = { 0, 50000 };
-	int first = tp.cfg.host_index * TM_MAX_VCPUS;
-	uint64_t give_up = host_ms() + TOGETHER_TIMEOUT_MS;
 	double now, at;
 	uint32_t gen;
 
-	if (!v || n < 2 || tp.armed != 2)
+	if (n < 2)
 		return;
+	if (!v || __atomic_load_n(&tp.armed, __ATOMIC_ACQUIRE) != 2) {
+		/*
+		 * Not armed yet: with the host's clock the plugin arms at the
+		 * workload's first marker, and the reset that arms it lands a
+		 * little after this one. It still arrives (else the others
+		 * wait out the timeout) and waits with them in host time; it
+		 * has no modeled time to give or to take.
+		 */
+		if (!arrive(n, 0, &gen))
+			wait_release(gen, -1);
+		__atomic_fetch_add(&tp.together_unarmed, 1, __ATOMIC_RELAXED);
+		return;
+	}
 	now = tm_now(&v->clk, insns_of(vi));
 	if (!arrive(n, now, &gen)) {
 		tm_sync_stop(&tp.sync, v->slot);
-		while (__atomic_load_n(&tp.shm->together.gen, __ATOMIC_ACQUIRE) == gen) {
-			if (tp.guest_time) {
-				double others = tm_sync_min_outside(&tp.sync, first, TM_MAX_VCPUS);
-
-				if (others >= 0)
-					clock_follow(others);
-			}
-			if (host_ms() > give_up && withdraw(gen)) {
-				__atomic_fetch_add(&tp.together_timeouts, 1, __ATOMIC_RELAXED);
-				break;
-			}
-			nanosleep(&pause, NULL);
-		}
+		wait_release(gen, tp.cfg.host_index * TM_MAX_VCPUS);
 	}
 	/* the generation's release time (written before its gen moved on) */
 	at = __atomic_load_n(&tp.shm->together.gen, __ATOMIC_ACQUIRE) != gen ?

@@ -207,10 +207,11 @@ bool roi_write_report(struct roi_log *l, const struct roi_report_ctx *ctx,
 		"  \"sync_timeouts\": %" PRIu64 ",\n  \"stale_rejoins\": %"
 		PRIu64 ",\n  \"share_waits\": %" PRIu64 ",\n"
 		"  \"together\": { \"waits\": %" PRIu64 ", \"timeouts\": %" PRIu64
-		", \"held_ns\": %" PRIu64 " },\n",
+		", \"held_ns\": %" PRIu64 ", \"unarmed\": %" PRIu64 " },\n",
 		ctx->armed ? "true" : "false", ctx->ns_per_insn, ctx->skew_ns,
 		ctx->sync_timeouts, ctx->stale_rejoins, ctx->share_waits,
-		ctx->together_waits, ctx->together_timeouts, ctx->together_held_ns);
+		ctx->together_waits, ctx->together_timeouts, ctx->together_held_ns,
+		ctx->together_unarmed);
 	if (ctx->clock.on)
 		fprintf(f, "  \"guest_clock\": { \"irqs\": %" PRIu64
 			", \"handled\": %" PRIu64 ", \"stray\": %" PRIu64

@@ -103,6 +103,7 @@ struct roi_report_ctx {
 	struct roi_clock_report clock;
 	uint64_t together_waits;	/* arrivals at the together start barrier */
 	uint64_t together_timeouts;	/* ... that gave up */
+	uint64_t together_unarmed;	/* ... before the host was armed */
 	uint64_t together_held_ns;	/* modeled time waiters were moved on */
 };
 

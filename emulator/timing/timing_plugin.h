@@ -98,6 +98,7 @@ struct tp_state {
 	/* plugin_together.c: the start barrier of `together` workloads */
 	uint64_t together_waits;	/* arrivals at it */
 	uint64_t together_timeouts;	/* ... that gave up waiting */
+	uint64_t together_unarmed;	/* ... before this host was armed */
 	uint64_t together_held_ns;	/* modeled time the waiters were moved on */
 	int hosts;		/* hosts of the run that must arm before any runs */
 	bool kernel;		/* model guest kernel code too */
