@@ -28,9 +28,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <fcntl.h>
-#include <linux/rtc.h>
-#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
@@ -38,6 +35,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cxlbed-rtc.h"
 #include "wl.h"
 
 #define NAME "cxlbed-ldshift"
@@ -243,38 +241,16 @@ static int rises(size_t bytes, long long ld, double timeout)
 	return now != c.sum;
 }
 
-/*
- * Seconds on the guest's RTC, which QEMU keeps on the host's clock
- * whatever the guest's own clock does; -1 when it cannot be read.
- */
-static long long rtc_seconds(int fd)
-{
-	struct rtc_time t;
-	struct tm tm = { 0 };
-
-	if (ioctl(fd, RTC_RD_TIME, &t))
-		return -1;
-	tm.tm_sec = t.tm_sec;
-	tm.tm_min = t.tm_min;
-	tm.tm_hour = t.tm_hour;
-	tm.tm_mday = t.tm_mday;
-	tm.tm_mon = t.tm_mon;
-	tm.tm_year = t.tm_year;
-	return (long long)timegm(&tm);
-}
-
 /* Wait @s seconds of host time (to the RTC's second), polling it. */
 static void hold_host(double s)
 {
-	int fd = open("/dev/rtc0", O_RDONLY | O_CLOEXEC);
-	long long t0 = fd < 0 ? -1 : rtc_seconds(fd), t;
+	long long t0 = cxlbed_rtc_seconds(), t;
 
 	if (t0 < 0)
 		wl_fail(NAME, "--hold-host: cannot read the RTC (/dev/rtc0): %s", strerror(errno));
 	do
 		usleep(200 * 1000);	/* modeled: idle, so little host time */
-	while ((t = rtc_seconds(fd)) >= 0 && t - t0 < (long long)(s + 0.5));
-	close(fd);
+	while ((t = cxlbed_rtc_seconds()) >= 0 && t - t0 < (long long)(s + 0.5));
 }
 
 int main(int argc, char **argv)

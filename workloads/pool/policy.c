@@ -55,6 +55,9 @@ void pw_knobs_default(struct pw_kernel_knobs *k)
 	k->damon_update_us = 40000;
 	k->damon_hot_pct = 20;
 	k->damon_cold_age = 2;
+	k->damon_quota_mb = 16;
+	k->damon_quota_ms = 2;
+	k->damon_quota_reset_ms = 20;
 }
 
 #define NB_DEBUGFS "/sys/kernel/debug/sched/numa_balancing"
@@ -177,6 +180,11 @@ static void damon_kdamond(struct wr *w, int k, const struct pw_kernel_knobs *kn,
 		put_u(w, kn->damon_cold_age, "%s/%s", s, "access_pattern/age/min");
 	}
 	put_u(w, ~0u, "%s/%s", s, "access_pattern/age/max");
+	/* quotas: without them each aggregation may move every page that
+	 * matches (the cold scheme: every idle page of the local node) */
+	put_u(w, (uint64_t)kn->damon_quota_mb << 20, "%s/%s", s, "quotas/bytes");
+	put_u(w, kn->damon_quota_ms, "%s/%s", s, "quotas/ms");
+	put_u(w, kn->damon_quota_reset_ms, "%s/%s", s, "quotas/reset_interval_ms");
 	put(w, "on", DAMON "/%d/state", k);
 }
 

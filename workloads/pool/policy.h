@@ -35,6 +35,9 @@ struct pw_kernel_knobs {
 	unsigned damon_sample_us, damon_aggr_us, damon_update_us;
 	unsigned damon_hot_pct;		/* nr_accesses, % of samples */
 	unsigned damon_cold_age;	/* aggregation intervals */
+	/* each scheme's quota: at most this many bytes, and this much of its
+	 * kdamond's time, per reset interval */
+	unsigned damon_quota_mb, damon_quota_ms, damon_quota_reset_ms;
 };
 
 const char *pw_policy_name(enum pw_policy p);
