@@ -67,6 +67,7 @@ struct opts {
 	double wait_s;
 	bool repair, demand;
 	int repair_threads;	/* copying at once in a repair burst */
+	int copy_threads;	/* helpers writing a stripe's chunks side by side */
 	uint64_t seed;
 	int epochs_after;	/* keep going this many epochs after repair (or
 				 * after blocks are known lost for good) */
@@ -76,7 +77,7 @@ static struct opts o = {
 	.pattern = "kv", .data = 32u << 20, .chunk = 64u << 10, .layer = 1u << 20,
 	.write_frac = 0.1, .ops = 20000, .epoch = 500, .check_every = 16,
 	.lds = 2, .wait_s = 60, .repair = true, .demand = true, .seed = 1,
-	.epochs_after = 2, .repair_threads = 2,
+	.epochs_after = 2, .repair_threads = 2, .copy_threads = 1,
 };
 
 static struct prot_store *store;
@@ -154,7 +155,7 @@ static void usage(void)
 	fprintf(stderr, "usage: %s [--scheme none|repR|rsK+M] [--pattern kv|sweep] "
 		"[--data SIZE] [--chunk SIZE] [--layer SIZE] [--write-frac F] [--ops N] "
 		"[--epoch N] [--check-every N] [--lds N] [--wait S] [--repair on|off] "
-		"[--repair-threads N] "
+		"[--repair-threads N] [--copy-threads N] "
 		"[--demand on|off] [--seed N] [--epochs-after N]\n", NAME);
 	exit(2);
 }
@@ -198,6 +199,10 @@ static void parse(int argc, char **argv)
 			o.repair_threads = atoi(v);
 			if (o.repair_threads < 1 || o.repair_threads > PROT_MAX_REPAIRERS)
 				wl_fail(NAME, "--repair-threads %s: 1 to %d", v, PROT_MAX_REPAIRERS);
+		} else if (!strcmp(a, "--copy-threads")) {
+			o.copy_threads = atoi(v);
+			if (o.copy_threads < 0 || o.copy_threads > 8)
+				wl_fail(NAME, "--copy-threads %s: 0 to 8", v);
 		} else if (!strcmp(a, "--repair")) {
 			o.repair = !strcmp(v, "on");
 		} else if (!strcmp(a, "--demand")) {
@@ -584,6 +589,7 @@ int main(int argc, char **argv)
 	pc.blocks = nblocks;
 	pc.on_failure = on_failure;
 	pc.ctx = &plog;
+	pc.copy_threads = o.scheme.m ? o.copy_threads : 0;
 	store = prot_new(&pc);
 	version = calloc(nblocks, sizeof(*version));
 	buf = aligned_alloc(64, o.chunk * (size_t)o.scheme.k);

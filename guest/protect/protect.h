@@ -80,6 +80,9 @@ struct prot_config {
 	/* may be NULL: called when a read or a repair of @stripe has let go of
 	 * the lock to copy, before it copies (tests use it to write then) */
 	void (*unlocked)(void *ctx, uint64_t stripe);
+	/* helper threads that write a stripe's chunks side by side (0: the
+	 * writer copies them in turn); copiers.h */
+	int copy_threads;
 };
 
 struct prot_store;

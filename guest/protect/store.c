@@ -4,6 +4,7 @@
  * failure domains, checked reads, degraded reads, repair.
  */
 #include "protect.h"
+#include "copiers.h"
 #include "crc32c.h"
 #include "gf256.h"
 #include "guard.h"
@@ -73,6 +74,7 @@ struct prot_store {
 	struct domain dom[MAX_DOM];
 	int ndom;
 	uint8_t *buf[RS_MAX_N + 1];	/* scratch chunks, + one delta */
+	struct copiers *copiers;	/* NULL: writes copy in turn */
 	/* each concurrent repair's own chunks, used without the lock */
 	uint8_t *rbuf[PROT_MAX_REPAIRERS][RS_MAX_N];
 	bool rbuf_taken[PROT_MAX_REPAIRERS];
@@ -154,6 +156,7 @@ struct prot_store *prot_new(const struct prot_config *c)
 	s->stripes = calloc(s->nstripes, sizeof(*s->stripes));
 	for (int i = 0; i <= s->n; i++)
 		s->buf[i] = aligned_alloc(64, c->chunk);
+	s->copiers = copiers_new(c->copy_threads);
 	if (!s->stripes || !s->buf[s->n]) {
 		prot_free(s);
 		return NULL;
@@ -165,6 +168,7 @@ void prot_free(struct prot_store *s)
 {
 	if (!s)
 		return;
+	copiers_free(s->copiers);
 	for (int i = 0; i < s->next; i++)
 		free(s->ext[i].slot);
 	for (int i = 0; i <= RS_MAX_N; i++)
@@ -724,6 +728,60 @@ static void reset_stripe(struct prot_store *s, struct stripe *st)
 	s->st.blocks_written -= (uint64_t)s->c.scheme.k;
 }
 
+/*
+ * Write chunk[i] to each placed chunk of stripe @si, side by side on the
+ * copy helpers; those that fault, and those missing, get new homes. A
+ * copy scheme's chunks are one block: one checksum serves them all.
+ */
+static void write_chunks(struct prot_store *s, uint64_t si, const uint8_t *const *chunk)
+{
+	struct stripe *st = &s->stripes[si];
+	struct copy_job job[RS_MAX_N];
+	uint32_t crc[RS_MAX_N];
+	bool known[RS_MAX_N] = { false }, copies = s->c.scheme.kind != PROT_SCHEME_RS;
+	int at[RS_MAX_N], nj = 0;
+
+	if (copies) {
+		crc[0] = crc32c(0, chunk[0], s->c.chunk);
+		for (int i = 0; i < s->n; i++) {
+			crc[i] = crc[0];
+			known[i] = true;
+		}
+	}
+	for (int i = 0; i < s->n; i++) {
+		if (st->loc[i].ext < 0)
+			continue;
+		job[nj] = (struct copy_job){ .dst = chunk_at(s, st->loc[i]), .src = chunk[i],
+					     .len = s->c.chunk, .want_crc = !copies };
+		at[nj++] = i;
+	}
+	copiers_run(s->copiers, job, nj);
+	for (int a = 0; a < nj; a++) {
+		int i = at[a];
+
+		if (!copies) {
+			crc[i] = job[a].crc;
+			known[i] = true;
+		}
+		if (!job[a].failed)
+			st->crc[i] = crc[i];
+	}
+	/* faults after the successes: one may fail a whole extent */
+	for (int a = 0; a < nj; a++) {
+		int i = at[a], x = st->loc[i].ext;
+
+		if (!job[a].failed || x < 0)
+			continue;
+		on_fault(s, x, &job[a].f);
+		if (st->loc[i].ext >= 0)
+			lose_chunk(s, si, i, true);
+	}
+	for (int i = 0; i < s->n; i++)
+		if (st->loc[i].ext < 0)
+			rehome(s, si, i, chunk[i],
+			       known[i] ? crc[i] : crc32c(0, chunk[i], s->c.chunk));
+}
+
 /* Place (if new) and write a whole stripe from data @d[k]. */
 static int put_stripe(struct prot_store *s, uint64_t si, const uint8_t *const *d)
 {
@@ -758,12 +816,7 @@ static int put_stripe(struct prot_store *s, uint64_t si, const uint8_t *const *d
 		s->st.blocks_written += (uint64_t)k;
 	}
 	st->stale = 0;
-	for (int i = 0; i < s->n; i++) {
-		uint32_t crc = crc32c(0, chunk[i], s->c.chunk);
-
-		if (st->loc[i].ext < 0 || write_chunk(s, si, i, chunk[i], crc))
-			rehome(s, si, i, chunk[i], crc);
-	}
+	write_chunks(s, si, chunk);
 	return stripe_lost(s, st) ? -1 : 0;
 }
 
