@@ -36,6 +36,7 @@ stop_daemons() {
 	for p in $started; do
 		pid=$(cat "$p" 2>/dev/null) && kill "$pid" 2>/dev/null
 	done
+	[ -n "$qconf_saved" ] && cp "$qconf_saved" /etc/libvirt/qemu.conf
 }
 teardown() {
 	v destroy $dom >/dev/null 2>&1
@@ -50,7 +51,19 @@ trap teardown EXIT
 if v version >/dev/null 2>&1 && v dominfo $dom >/dev/null 2>&1; then
 	skip_all "a domain $dom already exists on $uri; remove it first (virsh undefine $dom)"
 fi
+qconf_saved=
 if ! v version >/dev/null 2>&1; then
+	# In a chroot "/" is not a mount point, and libvirt's QEMU driver,
+	# which makes "/" private in the guest's mount namespace, fails every
+	# start ("Failed disable mount propagation out of the root
+	# filesystem"); the daemon we start then runs without that namespace,
+	# and qemu.conf is restored when it stops.
+	if ! mountpoint -q / && [ -f /etc/libvirt/qemu.conf ] &&
+	   ! grep -q '^namespaces' /etc/libvirt/qemu.conf; then
+		qconf_saved=$outroot/qemu.conf.orig
+		cp /etc/libvirt/qemu.conf "$qconf_saved"
+		echo 'namespaces = []' >>/etc/libvirt/qemu.conf
+	fi
 	ps -C virtlogd -o stat= | grep -qv Z ||
 		{ /usr/sbin/virtlogd -d -p "$outroot/virtlogd.pid" && started="$outroot/virtlogd.pid"; }
 	/usr/sbin/libvirtd -d -p "$outroot/libvirtd.pid" && started="$started $outroot/libvirtd.pid"
