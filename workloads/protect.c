@@ -77,7 +77,7 @@ static struct opts o = {
 	.pattern = "kv", .data = 32u << 20, .chunk = 64u << 10, .layer = 1u << 20,
 	.write_frac = 0.1, .ops = 20000, .epoch = 500, .check_every = 16,
 	.lds = 2, .wait_s = 60, .repair = true, .demand = true, .seed = 1,
-	.epochs_after = 2, .repair_threads = 2, .copy_threads = 1,
+	.epochs_after = 2, .repair_threads = 2, .copy_threads = 0,
 };
 
 static struct prot_store *store;
