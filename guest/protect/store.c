@@ -517,6 +517,34 @@ static void free_loc(struct prot_store *s, struct loc *l)
 
 /* ---- checked chunk I/O ------------------------------------------------ */
 
+/* A copy to or from chunk @idx of stripe @si faulted at @f: the fault is
+ * registered (poison, or the whole extent) and the chunk is gone. */
+static void chunk_faulted(struct prot_store *s, uint64_t si, int idx,
+			  const struct guard_fault *f)
+{
+	struct stripe *st = &s->stripes[si];
+
+	on_fault(s, st->loc[idx].ext, f);
+	if (st->loc[idx].ext >= 0)
+		lose_chunk(s, si, idx, true);
+}
+
+/* Chunk @idx of stripe @si read back with a wrong checksum: the whole LD,
+ * or this chunk? The canary tells. */
+static void chunk_corrupt(struct prot_store *s, uint64_t si, int idx)
+{
+	int x = s->stripes[si].loc[idx].ext;
+
+	s->st.chunk_errors++;
+	if (canary_ok(s, x)) {
+		uint64_t lost = lose_chunk(s, si, idx, true);
+
+		report(s, &s->ext[x], PROT_CAUSE_CHECKSUM, false, 1, lost);
+	} else {
+		fail_extent(s, x, PROT_CAUSE_CHECKSUM);
+	}
+}
+
 /* Read chunk @idx of stripe @si into @out, checked; 0 or -1 (now missing). */
 static int read_chunk(struct prot_store *s, uint64_t si, int idx, uint8_t *out)
 {
@@ -527,21 +555,11 @@ static int read_chunk(struct prot_store *s, uint64_t si, int idx, uint8_t *out)
 	if (l.ext < 0)
 		return -1;
 	if (guard_copy(out, chunk_at(s, l), s->c.chunk, &f)) {
-		on_fault(s, l.ext, &f);
-		if (st->loc[idx].ext >= 0)
-			lose_chunk(s, si, idx, true);
+		chunk_faulted(s, si, idx, &f);
 		return -1;
 	}
 	if (crc32c(0, out, s->c.chunk) != st->crc[idx]) {
-		s->st.chunk_errors++;
-		/* the whole LD, or this chunk? the canary tells */
-		if (canary_ok(s, l.ext)) {
-			uint64_t lost = lose_chunk(s, si, idx, true);
-
-			report(s, &s->ext[l.ext], PROT_CAUSE_CHECKSUM, false, 1, lost);
-		} else {
-			fail_extent(s, l.ext, PROT_CAUSE_CHECKSUM);
-		}
+		chunk_corrupt(s, si, idx);
 		return -1;
 	}
 	s->ext[l.ext].reads++;
@@ -558,9 +576,7 @@ static int write_chunk(struct prot_store *s, uint64_t si, int idx, const uint8_t
 	if (st->loc[idx].ext < 0)
 		return -1;
 	if (guard_copy(chunk_at(s, st->loc[idx]), in, s->c.chunk, &f)) {
-		on_fault(s, st->loc[idx].ext, &f);
-		if (st->loc[idx].ext >= 0)
-			lose_chunk(s, si, idx, true);
+		chunk_faulted(s, si, idx, &f);
 		return -1;
 	}
 	st->crc[idx] = crc;
@@ -767,15 +783,9 @@ static void write_chunks(struct prot_store *s, uint64_t si, const uint8_t *const
 			st->crc[i] = crc[i];
 	}
 	/* faults after the successes: one may fail a whole extent */
-	for (int a = 0; a < nj; a++) {
-		int i = at[a], x = st->loc[i].ext;
-
-		if (!job[a].failed || x < 0)
-			continue;
-		on_fault(s, x, &job[a].f);
-		if (st->loc[i].ext >= 0)
-			lose_chunk(s, si, i, true);
-	}
+	for (int a = 0; a < nj; a++)
+		if (job[a].failed && st->loc[at[a]].ext >= 0)
+			chunk_faulted(s, si, at[a], &job[a].f);
 	for (int i = 0; i < s->n; i++)
 		if (st->loc[i].ext < 0)
 			rehome(s, si, i, chunk[i],
@@ -1069,22 +1079,12 @@ static int64_t repair_stripe(struct prot_store *s, uint64_t si, uint8_t *const *
 	}
 	/* failures seen unlocked are handled as a locked read would */
 	for (int i = 0; i < s->n; i++) {
-		int x = st->loc[i].ext;
-
-		if (!rerr[i] || x < 0)
+		if (!rerr[i] || st->loc[i].ext < 0)
 			continue;
-		if (rerr[i] == 1) {
-			on_fault(s, x, &rf[i]);
-			if (st->loc[i].ext >= 0)
-				lose_chunk(s, si, i, true);
-		} else {
-			s->st.chunk_errors++;
-			if (canary_ok(s, x))
-				report(s, &s->ext[x], PROT_CAUSE_CHECKSUM, false, 1,
-				       lose_chunk(s, si, i, true));
-			else
-				fail_extent(s, x, PROT_CAUSE_CHECKSUM);
-		}
+		if (rerr[i] == 1)
+			chunk_faulted(s, si, i, &rf[i]);
+		else
+			chunk_corrupt(s, si, i);
 	}
 	if (st->gen != snap.gen || good < k || stripe_lost(s, st)) {
 		for (int i = 0; i < s->n; i++)
