@@ -231,7 +231,8 @@ static bool start_host(struct run *run, struct host_run *hr, GError **error)
 		qo.initrd = run->initrd;
 	if (run->opts->timing) {
 		plugin = timing_run_prepare(run->topo, hr->h, run->dir, run->res->run_id,
-					    arming_hosts(run), guest_clock, error);
+					    arming_hosts(run), guest_clock,
+					    run->scn->timing_skew_ns, error);
 		if (!plugin)
 			return false;
 		qo.plugin = plugin;

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "scenario.h"
 #include "cfgfile.h"
+#include "duration.h"
 #include "error.h"
 #include "fault_schedule.h"
 
@@ -179,6 +180,30 @@ static bool reject_unused(const struct cfg_file *f, const struct cfg_section *se
 	return false;
 }
 
+/*
+ * timing-skew = 250ns: how far one vCPU's modeled clock may run ahead of
+ * the slowest (docs/timing-model.md, "Skew bound"). Threads that hand work
+ * to each other meet within it, so a smaller bound keeps such handshakes
+ * closer to their modeled cost, for more host time.
+ */
+static bool parse_timing_skew(const struct cfg_file *f, const struct cfg_section *sec,
+			      struct scenario *s, GError **error)
+{
+	const char *v = cfg_get_string(f, sec, "timing-skew", NULL);
+	double t;
+
+	if (!v)
+		return true;
+	if (!cb_parse_duration(v, &t) || t < 50e-9 || t > 1e-3) {
+		cxlbed_input_error(error, f->path, cfg_section_find(sec, "timing-skew")->line,
+				   "timing-skew = '%s': a time from 50ns to 1ms (default 2us)",
+				   v);
+		return false;
+	}
+	s->timing_skew_ns = (uint64_t)(t * 1e9 + 0.5);
+	return true;
+}
+
 static bool parse_workload(struct scenario *s, const struct cfg_file *f,
 			   const struct cfg_section *sec, GHashTable *ids,
 			   GError **error)
@@ -336,6 +361,8 @@ struct scenario *scenario_parse(const char *path, const char *text, gssize len,
 				return NULL;
 			s->timeout_s = (int)v;
 			if (!cfg_get_bool(f, sec, "timing", true, &s->timing, error))
+				return NULL;
+			if (!parse_timing_skew(f, sec, s, error))
 				return NULL;
 			bool defaults;
 			if (!cfg_get_bool(f, sec, "default-workloads", false, &defaults, error))

@@ -55,6 +55,7 @@ struct scenario {
 	int boot_timeout_s;	/* QEMU start -> agent hello, per host */
 	int timeout_s;		/* the whole run */
 	bool timing;		/* the timing model (default); `timing = off`: guest clock */
+	uint64_t timing_skew_ns;	/* `timing-skew`: the model's skew bound; 0: its default */
 	GPtrArray *workloads;	/* struct scn_workload * */
 	GPtrArray *events;	/* struct scn_event * (scenario_events.c) */
 	struct fault_schedule *faults;	/* [faults], [fault NAME] (docs/faults.md) */

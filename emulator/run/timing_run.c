@@ -47,12 +47,12 @@ char *timing_plugin_arg(const struct cb_host *h, const char *dir,
 
 char *timing_run_prepare(const struct cb_topology *t, const struct cb_host *h,
 			 const char *dir, const char *run_id, guint nhosts,
-			 bool guest_clock, GError **error)
+			 bool guest_clock, uint64_t skew_ns, GError **error)
 {
 	g_autofree char *cfg = timing_config_path(dir, h);
 	g_autofree char *report = timing_report_path(dir, h);
 	g_autofree char *shm = timing_shm_name(run_id);
-	struct timing_config_opts o = { .report = report, .shm = shm };
+	struct timing_config_opts o = { .report = report, .shm = shm, .skew_ns = skew_ns };
 	const char *plugin = cxlbed_path(TIMING_PLUGIN);
 
 	if (!g_file_test(plugin, G_FILE_TEST_EXISTS)) {

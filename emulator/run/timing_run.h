@@ -19,10 +19,11 @@
  */
 char *timing_plugin_arg(const struct cb_host *h, const char *dir,
 			const char *run_id, guint nhosts, bool guest_clock);
-/* Write RUN/timing-HOST.cfg; return the -plugin value for QEMU. */
+/* Write RUN/timing-HOST.cfg (@skew_ns: the skew bound, 0: the plugin's
+ * default); return the -plugin value for QEMU. */
 char *timing_run_prepare(const struct cb_topology *t, const struct cb_host *h,
 			 const char *dir, const char *run_id, guint nhosts,
-			 bool guest_clock, GError **error);
+			 bool guest_clock, uint64_t skew_ns, GError **error);
 /* "/cxlbed-RUN_ID": the segment of run @run_id (unique as the id is). */
 char *timing_shm_name(const char *run_id);
 /* The run creates its segment (O_EXCL: never one another run holds)

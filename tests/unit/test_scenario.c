@@ -23,7 +23,7 @@ int main(void)
 	struct scenario *s;
 
 	dir = g_dir_make_tmp("cxlbed-scn-XXXXXX", NULL);
-	plan(15 + bad_scn->len);
+	plan(18 + bad_scn->len);
 	for (guint i = 0; i < bad_scn->len; i++)
 		check_bad_file(g_ptr_array_index(bad_scn, i), load_scenario);
 	topo = write_file("t.topo", "[host h0]\n");
@@ -37,6 +37,7 @@ int main(void)
 	ok(s && g_str_has_suffix(s->topology_path, "/t.topo") &&
 	   g_str_has_prefix(s->topology_path, dir), "topology resolved next to the scenario");
 	ok(s && s->workloads->len == 2 && s->timeout_s == 60, "two workloads, timeout 60 s");
+	ok(s && s->timing && s->timing_skew_ns == 0, "timing on, the model's own skew bound");
 	if (s && s->workloads->len == 2) {
 		struct scn_workload *w0 = g_ptr_array_index(s->workloads, 0);
 		struct scn_workload *w1 = g_ptr_array_index(s->workloads, 1);
@@ -55,6 +56,16 @@ int main(void)
 	   !strcmp(s->topology_path, topo), "a topology file runs the default workloads");
 	scenario_free(s);
 
+	{
+		g_autofree char *skew = write_file("skew.scn", "[scenario]\ntopology = t.topo\n"
+						   "timing-skew = 250ns\n");
+
+		s = scenario_load(skew, &err);
+		ok(s && s->timing_skew_ns == 250, "timing-skew = 250ns");
+		scenario_free(s);
+	}
+	bad("timing-skew out of range", "[scenario]\ntopology = t.topo\ntiming-skew = 5ms\n",
+	    3, "50ns to 1ms");
 	bad("missing topology key", "[scenario]\nname = x\n", 1, "topology");
 	bad("topology file missing", "[scenario]\ntopology = nope.topo\n", 2, "does not exist");
 	bad("unknown key", "[scenario]\ntopology = t.topo\ncolour = blue\n", 3, "colour");
