@@ -220,8 +220,8 @@ static JsonObject *base_record(struct faults *f, struct fault_run *r)
 		json_object_set_string_member(plan, "phase", r->spec->phase);
 	if (r->spec->when == FW_WRITTEN)
 		json_object_set_int_member(plan, "written", (gint64)r->spec->written);
-	if (r->spec->delay_s > 0) {
-		json_object_set_double_member(plan, "delay_s", r->spec->delay_s);
+	if (r->delay_s > 0) {
+		json_object_set_double_member(plan, "delay_s", r->delay_s);
 		json_object_set_boolean_member(plan, "delay_modeled", r->spec->delay_modeled);
 	}
 	json_object_set_object_member(o, "planned", plan);

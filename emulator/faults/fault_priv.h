@@ -12,6 +12,7 @@ struct fault_run {
 	uint64_t rng;		/* its own stream of the seed */
 	enum fault_kind kind;	/* resolved (spec->kind unless random) */
 	double at_s;		/* resolved time (wall, or modeled seconds) */
+	double delay_s;		/* resolved delay after a when = trigger */
 	bool fired;
 	bool armed;		/* triggered; fires at due (delay) */
 	double due_wall, due_modeled_ns;

@@ -157,22 +157,29 @@ bool fault_schedule_parse_faults(struct fault_schedule *s, const struct cfg_file
 	return true;
 }
 
+/* "40ms" (@hi = @lo) or "random:1ms..5ms" (@hi > @lo: drawn between) */
+static bool parse_range(const char *p, double *lo, double *hi)
+{
+	g_auto(GStrv) parts = NULL;
+
+	if (!g_str_has_prefix(p, "random:"))
+		return cb_parse_duration(p, lo) && (*hi = *lo, true);
+	parts = g_strsplit(p + 7, "..", 2);
+	return g_strv_length(parts) == 2 && cb_parse_duration(parts[0], lo) &&
+	       cb_parse_duration(parts[1], hi) && *hi > *lo;
+}
+
 /* "2.5s", "random:1s..4s", "modeled:150ms", "modeled:random:1ms..5ms" */
 static bool parse_at(const char *text, struct fault_spec *x)
 {
 	const char *p = text;
-	g_auto(GStrv) parts = NULL;
 
 	x->when = FW_WALL;
 	if (g_str_has_prefix(p, "modeled:")) {
 		x->when = FW_MODELED;
 		p += 8;
 	}
-	if (!g_str_has_prefix(p, "random:"))
-		return cb_parse_duration(p, &x->at_lo) && (x->at_hi = x->at_lo, true);
-	parts = g_strsplit(p + 7, "..", 2);
-	return g_strv_length(parts) == 2 && cb_parse_duration(parts[0], &x->at_lo) &&
-	       cb_parse_duration(parts[1], &x->at_hi) && x->at_hi > x->at_lo;
+	return parse_range(p, &x->at_lo, &x->at_hi);
 }
 
 static bool parse_kinds(const struct cfg_file *f, const struct cfg_section *sec,
@@ -282,9 +289,10 @@ bool fault_schedule_parse_fault(struct fault_schedule *s, const struct cfg_file 
 			x->delay_modeled = true;
 			d += 8;
 		}
-		if (d && !cb_parse_duration(d, &x->delay_s))
+		if (d && !parse_range(d, &x->delay_s, &x->delay_hi))
 			return FAIL(key_line(sec, "delay"), "delay = '%s': a time after the "
-				    "trigger, e.g. 500ms or modeled:40ms", delay);
+				    "trigger, e.g. 500ms, modeled:40ms or "
+				    "modeled:random:2ms..40ms", delay);
 	}
 	if (!parse_kinds(f, sec, x, error))
 		return false;

@@ -57,6 +57,7 @@ struct fault_spec {
 	char *phase;		/* FW_PHASE: a workload; FW_GUEST: a program's phase */
 	uint64_t written;
 	double delay_s;		/* after a when = trigger: this much later */
+	double delay_hi;	/* > delay_s: drawn between the two */
 	bool delay_modeled;	/* ... in modeled time (else host wall time) */
 	char *target;		/* NULL: the kind's default; "random": drawn */
 	char *host;		/* NULL: whichever host holds the target */

@@ -54,6 +54,8 @@ struct faults *faults_new(const struct fault_schedule *s, const struct cb_topolo
 		/* the time first, so that a replay draws the same whatever happens */
 		r->at_s = x->at_hi > x->at_lo ? fault_rng_between(&r->rng, x->at_lo, x->at_hi) :
 			  x->at_lo;
+		r->delay_s = x->delay_hi > x->delay_s ?
+			     fault_rng_between(&r->rng, x->delay_s, x->delay_hi) : x->delay_s;
 		r->t_modeled_ns = -1;
 		r->steps = json_array_new();
 		r->params = json_object_new();
@@ -97,15 +99,15 @@ static void trigger(struct faults *f, struct fault_run *r)
 {
 	if (r->fired || r->armed)
 		return;
-	if (r->spec->delay_s <= 0) {
+	if (r->delay_s <= 0) {
 		fire(f, r);
 		return;
 	}
 	r->armed = true;
-	r->due_wall = fm_clock_s(f->fm) + r->spec->delay_s;
+	r->due_wall = fm_clock_s(f->fm) + r->delay_s;
 	r->due_modeled_ns = r->spec->delay_modeled ? fault_modeled_now_ns(f) : -1;
 	if (r->due_modeled_ns >= 0)
-		r->due_modeled_ns += r->spec->delay_s * 1e9;
+		r->due_modeled_ns += r->delay_s * 1e9;
 }
 
 void faults_start(struct faults *f, struct fm *fm)

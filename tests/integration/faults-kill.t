@@ -1,14 +1,15 @@
 #!/bin/sh
 # Pool-node kills on a booted guest (docs/faults.md): cxlbed-protect keeps
-# its blocks replicated twice (one node killed) or Reed-Solomon 2+2 (two
-# killed) across pool nodes and loses nothing, every block's checksum
+# its blocks replicated twice (one node killed under KV offload, and under
+# a layer sweep) or Reed-Solomon 4+2 (two killed) across pool nodes and
+# loses nothing, every block's checksum
 # verified at the end; without protection the killed node's blocks are
 # reported lost and no wrong value is returned as good. Detection and
 # resumed service are measured in modeled time and must be within 100 ms.
 # A bad fault section is refused with FILE:LINE before anything starts.
 . "$(dirname "$0")/lib.sh"
 need_image
-plan 25
+plan 30
 
 # 0. bad input: exit 2, FILE:LINE, no QEMU started
 printf '[scenario]\ntopology = %s/topologies/faults-rep.topo\n[fault f]\nkind = melt\n' \
@@ -46,6 +47,19 @@ check "rep2: report.md has the faults table and the timeline" \
 	       grep -q 'faults-timeline.svg' '$out/report.md' && test -s '$out/faults-timeline.svg'"
 sj "$out" '.faults[0] | "detection \(.detection_ns/1e6) ms, resumed \(.resumed_ns/1e6) ms, repair \(.recovery.gibps) GiB/s, degraded/normal \(.workload.degraded_vs_normal) (modeled)"' | diag
 check "rep2: no QEMU left behind" no_qemu_left "$out"
+
+# 1b. replication 2 under a layer sweep, one node killed mid-sweep
+out=$outroot/sweep
+"$cxlbed" run --out "$out" "$top/tests/data/faults-kill-sweep.scn" >"$outroot/sweep.log" 2>&1
+ok $? "sweep: the run passes"
+check "sweep: the kill fired and was detected within 100 ms modeled" \
+	test "$(sj "$out" '.faults[0] | .fired and .injected.ok and .detected and .detection_ns < 1e8')" = true
+check "sweep: service resumed within 100 ms modeled of the kill" \
+	test "$(sj "$out" '.faults[0].resumed_ns < 1e8')" = true
+check "sweep: 0 bytes lost, every block verified, no corrupt value" \
+	test "$(wl "$out" '.pattern == "sweep" and .final_ok > 0 and .final_lost == 0 and .corrupt == 0 and .reads_lost == 0')" = true
+sj "$out" '.faults[0] | "sweep: detection \(.detection_ns/1e6) ms, resumed \(.resumed_ns/1e6) ms, repair \(.recovery.gibps) GiB/s (modeled)"' | diag
+check "sweep: no QEMU left behind" no_qemu_left "$out"
 
 # 2. Reed-Solomon 4+2 over six nodes, two killed in the same run
 out=$outroot/rs

@@ -56,7 +56,7 @@ int main(void)
 	struct scenario *s;
 
 	dir = g_dir_make_tmp("cxlbed-faults-XXXXXX", NULL);
-	plan(14 + 17);
+	plan(14 + 18);
 	g_free(write_file("t.topo",
 		"[pool p0]\nsize = 512M\nld-size = 256M\n[pool p1]\nsize = 256M\n"
 		"ld-size = 256M\n[host h0]\n[bridge hb0]\n[rootport rp0]\nhotplug = on\n"
@@ -73,7 +73,7 @@ int main(void)
 		 "[fault d]\nkind = link-degrade\ntarget = p0\nat = random:1s..4s\n"
 		 "bandwidth = 0.25\nlatency = 500ns\nduration = 2s\n"
 		 "[fault r]\nkind = random\nkinds = poison revoke-capacity\n"
-		 "when = written:64M\n"
+		 "when = written:64M\ndelay = modeled:random:2ms..9ms\n"
 		 "[fault f]\nkind = link-flap\nat = 3s\ncount = 4\nperiod = 500ms\n"
 		 "duration = 100ms\n", true, &err);
 	ok(s && s->faults && s->faults->specs->len == 5, "a schedule of five faults loads%s%s",
@@ -97,8 +97,12 @@ int main(void)
 	   "link-degrade: random 1-4 s, x0.25, +500 ns, 2 s, with a correctable error");
 	ok(spec(s, 3)->kind == FK_RANDOM && spec(s, 3)->when == FW_WRITTEN &&
 	   spec(s, 3)->written == 64u << 20 &&
-	   spec(s, 3)->kinds == (1u << FK_POISON | 1u << FK_REVOKE),
-	   "random kind from {poison, revoke-capacity}, after 64M written");
+	   spec(s, 3)->kinds == (1u << FK_POISON | 1u << FK_REVOKE) &&
+	   spec(s, 3)->delay_modeled && spec(s, 3)->delay_s > 0.00199 &&
+	   spec(s, 3)->delay_s < 0.00201 && spec(s, 3)->delay_hi > 0.00899 &&
+	   spec(s, 3)->delay_hi < 0.00901,
+	   "random kind from {poison, revoke-capacity}, after 64M written and a "
+	   "modeled delay drawn in 2-9 ms");
 	ok(spec(s, 4)->kind == FK_LINK_FLAP && spec(s, 4)->count == 4 &&
 	   spec(s, 4)->period_s == 0.5 && spec(s, 4)->duration_s > 0.0999 &&
 	   spec(s, 4)->duration_s < 0.1001 && spec(s, 4)->bandwidth == 0.01,
@@ -135,6 +139,8 @@ int main(void)
 	ok(s && spec(s, 0)->remove && !spec(s, 1)->remove,
 	   "remove = on surprise-removes a killed node's LDs; by default they stay");
 	scenario_free(s);
+	bad("reversed delay range", "[fault k]\nkind = kill-pool-node\ntarget = p0\n"
+	    "when = start\ndelay = modeled:random:9ms..2ms\n", true, 9, "modeled:random:2ms..40ms");
 	bad("bad remove", "[fault k]\nkind = kill-pool-node\ntarget = p0\nat = 1s\n"
 	    "remove = maybe\n", true, 9, "remove");
 	s = load("[fault l]\nkind = link-degrade\ntarget = link:p0.ld0\nat = 1s\n", true, &err);
