@@ -42,6 +42,23 @@ $(ASAN_DIR)/tests/timing-config-gen: $(TIMING_DIR)/tests/host/config_gen.c \
 		$(ASAN_MODEL_OBJS) $(ASAN_DIR)/libcxlbed-host.a $(GLIB_LIBS) \
 		-lpthread -lm -lrt
 
+# The protection layer's store and codes (guest/protect: plain C and
+# pthreads; its tests race threads and catch SIGBUS). monitor.c (tracefs)
+# is not among what the tests link.
+ASAN_PROT_OBJS := $(patsubst %.c,$(ASAN_DIR)/obj/%.o,$(filter-out %/monitor.c,$(PROT_SRCS)))
+ASAN_PROT_TESTS := $(PROT_TEST_SRCS:$(PROT_DIR)/tests/%.c=$(ASAN_DIR)/tests/protect-%)
+
+$(ASAN_DIR)/obj/$(PROT_DIR)/%.o: $(PROT_DIR)/%.c
+	@mkdir -p $(@D)
+	$(CLANG) $(BASE_CFLAGS) $(ASAN_FLAGS) -pthread -c $< -o $@
+
+$(ASAN_DIR)/tests/protect-%: $(PROT_DIR)/tests/%.c $(ASAN_PROT_OBJS) tests/unit/tap.h
+	@mkdir -p $(@D)
+	$(CLANG) $(BASE_CFLAGS) -MF $(ASAN_DIR)/obj/protect-$*.d $(ASAN_FLAGS) -pthread \
+		-I$(PROT_DIR) -Itests/unit -o $@ $< $(ASAN_PROT_OBJS)
+
+ASAN_TESTS += $(ASAN_PROT_TESTS)
+
 # glib's own caches (types, quarks) are reachable, not leaks; LSan agrees.
 check-asan: $(ASAN_TESTS)
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \

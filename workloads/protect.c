@@ -10,6 +10,12 @@
  *   --pattern sweep   layer sweep: --layer-sized layers read in order,
  *                     some rewritten whole
  *
+ * A block is a chunk of a stripe (--layout chunk: k blocks share a stripe,
+ * and an erasure-coded write is a read-modify-write of its stripe), or is
+ * split across a whole stripe (--layout split: a block's read takes k
+ * chunks of chunk/k bytes, a write encodes and writes them all, reading
+ * nothing).
+ *
  * for --ops operations. Every value read is compared with what was
  * written (a block's contents follow from its number and version), so a
  * corrupted value returned as good would be counted (`corrupt`, which
@@ -66,6 +72,7 @@ struct opts {
 	int lds;		/* devdax LDs to wait for */
 	double wait_s;
 	bool repair, demand;
+	bool split;		/* --layout split: a block is a whole stripe */
 	int repair_threads;	/* copying at once in a repair burst */
 	int copy_threads;	/* helpers writing a stripe's chunks side by side */
 	uint64_t seed;
@@ -153,7 +160,7 @@ static size_t parse_size(const char *s)
 static void usage(void)
 {
 	fprintf(stderr, "usage: %s [--scheme none|repR|rsK+M] [--pattern kv|sweep] "
-		"[--data SIZE] [--chunk SIZE] [--layer SIZE] [--write-frac F] [--ops N] "
+		"[--layout chunk|split] [--data SIZE] [--chunk SIZE] [--layer SIZE] [--write-frac F] [--ops N] "
 		"[--epoch N] [--check-every N] [--lds N] [--wait S] [--repair on|off] "
 		"[--repair-threads N] [--copy-threads N] "
 		"[--demand on|off] [--seed N] [--epochs-after N]\n", NAME);
@@ -177,6 +184,10 @@ static void parse(int argc, char **argv)
 			if (strcmp(v, "kv") && strcmp(v, "sweep"))
 				wl_fail(NAME, "--pattern %s: kv or sweep", v);
 			o.pattern = v;
+		} else if (!strcmp(a, "--layout")) {
+			if (strcmp(v, "chunk") && strcmp(v, "split"))
+				wl_fail(NAME, "--layout %s: chunk or split", v);
+			o.split = !strcmp(v, "split");
 		} else if (!strcmp(a, "--data")) {
 			o.data = parse_size(v);
 		} else if (!strcmp(a, "--chunk")) {
@@ -218,10 +229,15 @@ static void parse(int argc, char **argv)
 	if (!o.chunk || o.chunk % 64 || o.data < o.chunk || !o.epoch || !o.check_every)
 		wl_fail(NAME, "--chunk must be a multiple of 64, --data at least a chunk, "
 			"--epoch and --check-every at least 1");
-	if (!strcmp(o.pattern, "sweep") &&
+	if (o.split && o.chunk % (64 * (size_t)o.scheme.k))
+		wl_fail(NAME, "--layout split: --chunk must be a multiple of 64 x %d "
+			"(its %d data chunks)", o.scheme.k, o.scheme.k);
+	if (!strcmp(o.pattern, "sweep") && !o.split &&
 	    (o.layer < o.chunk || o.layer % (o.chunk * (size_t)o.scheme.k)))
 		wl_fail(NAME, "--layer must be a multiple of %d chunks (the stripe)",
 			o.scheme.k);
+	if (!strcmp(o.pattern, "sweep") && (o.layer < o.chunk || o.layer % o.chunk))
+		wl_fail(NAME, "--layer must be a multiple of --chunk");
 	prot_scheme_name(&o.scheme, o.scheme_name, sizeof(o.scheme_name));
 	rng_state = o.seed * 0x9E3779B97F4A7C15ull | 1;
 }
@@ -435,10 +451,38 @@ static void *repair_main(void *arg)
 
 /* ---- the patterns ----------------------------------------------------- */
 
+/* Block @b's k pieces in @buf under --layout split. */
+static void split_bufs(uint8_t *buf, void **bufs)
+{
+	for (int j = 0; j < o.scheme.k; j++)
+		bufs[j] = buf + (size_t)j * (o.chunk / (size_t)o.scheme.k);
+}
+
+/* Block @b under the layout: PROT_* as prot_read. */
+static int block_read(uint64_t b, uint8_t *buf)
+{
+	void *bufs[32];
+
+	if (!o.split)
+		return prot_read(store, b, buf);
+	split_bufs(buf, bufs);
+	return prot_read_stripe(store, b, bufs);
+}
+
+static int block_write(uint64_t b, uint8_t *buf)
+{
+	void *bufs[32];
+
+	if (!o.split)
+		return prot_write(store, b, buf);
+	split_bufs(buf, bufs);
+	return prot_write_stripe(store, b, (const void *const *)bufs);
+}
+
 /* Read block @b and check it; false when lost (never wrong: counted). */
 static bool read_check(uint64_t b, uint8_t *buf, uint8_t *want)
 {
-	int rc = prot_read(store, b, buf);
+	int rc = block_read(b, buf);
 
 	if (rc == PROT_LOST) {
 		plog.reads_lost++;
@@ -454,7 +498,7 @@ static bool write_block(uint64_t b, uint8_t *buf)
 {
 	version[b]++;
 	content(b, version[b], buf, o.chunk);
-	if (prot_write(store, b, buf)) {
+	if (block_write(b, buf)) {
 		plog.writes_failed++;
 		return false;
 	}
@@ -468,6 +512,11 @@ static bool write_layer(uint64_t b0, uint64_t nb, uint8_t *buf)
 	const void *bufs[32];
 	bool ok = true;
 
+	if (o.split) {
+		for (uint64_t b = b0; b < b0 + nb; b++)
+			ok &= write_block(b, buf);
+		return ok;
+	}
 	for (uint64_t s = b0; s < b0 + nb; s += (uint64_t)k) {
 		for (int j = 0; j < k; j++) {
 			version[s + j]++;
@@ -520,7 +569,14 @@ static void populate(uint8_t *buf)
 	const void *bufs[32];
 
 	cxlbed_roi_begin(PLOG_ROI_POPULATE);
-	for (uint64_t s = 0; s < nblocks / (uint64_t)k; s++) {
+	for (uint64_t s = 0; o.split && s < nblocks; s++) {
+		content(s, 0, buf, o.chunk);
+		if (block_write(s, buf))
+			wl_fail(NAME, "cannot place block %llu under %s: it needs %d LDs of "
+				"distinct pools with room (have %d LDs)", (unsigned long long)s,
+				o.scheme_name, o.scheme.k + o.scheme.m, nlds);
+	}
+	for (uint64_t s = 0; !o.split && s < nblocks / (uint64_t)k; s++) {
 		for (int j = 0; j < k; j++) {
 			content(s * k + j, 0, buf + (size_t)j * o.chunk, o.chunk);
 			bufs[j] = buf + (size_t)j * o.chunk;
@@ -538,7 +594,7 @@ static void verify_all(uint8_t *buf, uint8_t *want)
 {
 	cxlbed_roi_begin(PLOG_ROI_VERIFY);
 	for (uint64_t b = 0; b < nblocks; b++) {
-		int rc = prot_read(store, b, buf);
+		int rc = block_read(b, buf);
 
 		if (rc == PROT_LOST) {
 			plog.final_lost++;
@@ -574,6 +630,7 @@ int main(int argc, char **argv)
 	prot_scheme_parse("rep2", &o.scheme);
 	parse(argc, argv);
 	plog_init(&plog, NAME, o.scheme_name, o.pattern);
+	plog.layout = o.split ? "split" : "chunk";
 	guard_install();
 	plog.monitor = mon_start() == 0;
 	say("kernel event monitor %s", plog.monitor ? "up" : "not available");
@@ -581,12 +638,14 @@ int main(int argc, char **argv)
 	/* the LDs the fabric manager bound at the start */
 	memset(&pc, 0, sizeof(pc));
 	pc.scheme = o.scheme;
-	pc.chunk = o.chunk;
 	nblocks = o.data / o.chunk;
-	nblocks -= nblocks % (uint64_t)o.scheme.k;
+	if (!o.split)
+		nblocks -= nblocks % (uint64_t)o.scheme.k;
 	if (!strcmp(o.pattern, "sweep"))
 		nblocks -= nblocks % (o.layer / o.chunk);
-	pc.blocks = nblocks;
+	/* the store's blocks are its chunks' data: k per block when split */
+	pc.chunk = o.split ? o.chunk / (size_t)o.scheme.k : o.chunk;
+	pc.blocks = o.split ? nblocks * (uint64_t)o.scheme.k : nblocks;
 	pc.on_failure = on_failure;
 	pc.ctx = &plog;
 	pc.copy_threads = o.scheme.m ? o.copy_threads : 0;
@@ -604,8 +663,8 @@ int main(int argc, char **argv)
 			"mode = devdax (docs/faults.md)", nlds, o.wait_s, o.lds);
 	populate(buf);
 	plog_stored(&plog, store, nblocks * o.chunk);
-	say("%llu blocks of %zu bytes written under %s over %d LDs",
-	    (unsigned long long)nblocks, o.chunk, o.scheme_name, nlds);
+	say("%llu blocks of %zu bytes written under %s (layout %s) over %d LDs",
+	    (unsigned long long)nblocks, o.chunk, o.scheme_name, plog.layout, nlds);
 	announce("running");
 	if (o.repair && o.scheme.m)
 		pthread_create(&repairer, NULL, repair_main, NULL);

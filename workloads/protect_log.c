@@ -261,9 +261,9 @@ void plog_print(struct plog *p, struct prot_store *s, FILE *f)
 
 	prot_get_stats(s, &st);
 	fprintf(f, "{\"workload\":\"protect\",\"program\":\"%s\",\"scheme\":\"%s\","
-		"\"pattern\":\"%s\",\"clock\":\"guest\",\"monitor\":%s,"
+		"\"pattern\":\"%s\",\"layout\":\"%s\",\"clock\":\"guest\",\"monitor\":%s,"
 		"\"data_bytes\":%llu,\"stored_bytes\":%llu,\"overhead\":%.3f,",
-		p->program, p->scheme, p->pattern, p->monitor ? "true" : "false",
+		p->program, p->scheme, p->pattern, p->layout ? p->layout : "chunk", p->monitor ? "true" : "false",
 		(unsigned long long)p->data_bytes, (unsigned long long)p->stored_bytes,
 		p->data_bytes ? (double)p->stored_bytes / (double)p->data_bytes : 0);
 	fprintf(f, "\"ops\":%llu,\"reads\":%llu,\"writes\":%llu,\"reads_recovered\":%llu,"

@@ -57,6 +57,7 @@ struct plog_roi {
 
 struct plog {
 	const char *program, *scheme, *pattern;
+	const char *layout;	/* "chunk" or "split" (cxlbed-protect --layout) */
 	double t_start;
 	bool monitor;		/* the trace-event monitor runs */
 	int lock;

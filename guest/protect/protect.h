@@ -109,6 +109,9 @@ int prot_write(struct prot_store *s, uint64_t block, const void *buf);
 int prot_write_stripe(struct prot_store *s, uint64_t stripe,
 		      const void *const *bufs);
 int prot_read(struct prot_store *s, uint64_t block, void *buf);
+/* A whole stripe's k data blocks into @bufs[k] (the worst of their
+ * results): with a block split across a stripe, one block's read. */
+int prot_read_stripe(struct prot_store *s, uint64_t stripe, void *const *bufs);
 
 /* What the caller learnt: capacity @tag is gone (0, or -1: unknown tag). */
 int prot_fail_capacity(struct prot_store *s, uint64_t tag, enum prot_cause cause);

@@ -18,14 +18,19 @@ int rs_init(struct rs_code *c, int k, int m)
 	return 0;
 }
 
+void rs_encode_one(const struct rs_code *c, int i, const uint8_t *const *data,
+		   uint8_t *parity, size_t len)
+{
+	gf_region_mul(parity, data[0], c->parity[i][0], len);
+	for (int j = 1; j < c->k; j++)
+		gf_region_mul_add(parity, data[j], c->parity[i][j], len);
+}
+
 void rs_encode(const struct rs_code *c, const uint8_t *const *data,
 	       uint8_t *const *parity, size_t len)
 {
-	for (int i = 0; i < c->m; i++) {
-		gf_region_mul(parity[i], data[0], c->parity[i][0], len);
-		for (int j = 1; j < c->k; j++)
-			gf_region_mul_add(parity[i], data[j], c->parity[i][j], len);
-	}
+	for (int i = 0; i < c->m; i++)
+		rs_encode_one(c, i, data, parity[i], len);
 }
 
 void rs_update(const struct rs_code *c, int j, const uint8_t *old,

@@ -29,6 +29,9 @@ int rs_init(struct rs_code *c, int k, int m);
 /* parity[0..m) from data[0..k), each @len bytes. */
 void rs_encode(const struct rs_code *c, const uint8_t *const *data,
 	       uint8_t *const *parity, size_t len);
+/* Parity @i alone (parities are independent: threads may take one each). */
+void rs_encode_one(const struct rs_code *c, int i, const uint8_t *const *data,
+		   uint8_t *parity, size_t len);
 
 /*
  * A data chunk @j changed from @old to @new: bring every parity chunk up

@@ -566,23 +566,6 @@ static int read_chunk(struct prot_store *s, uint64_t si, int idx, uint8_t *out)
 	return 0;
 }
 
-/* Write @in as chunk @idx (crc @crc) at its location; -1: it went missing. */
-static int write_chunk(struct prot_store *s, uint64_t si, int idx, const uint8_t *in,
-		       uint32_t crc)
-{
-	struct stripe *st = &s->stripes[si];
-	struct guard_fault f;
-
-	if (st->loc[idx].ext < 0)
-		return -1;
-	if (guard_copy(chunk_at(s, st->loc[idx]), in, s->c.chunk, &f)) {
-		chunk_faulted(s, si, idx, &f);
-		return -1;
-	}
-	st->crc[idx] = crc;
-	return 0;
-}
-
 /* A missing chunk gets a new home and @in, if some domain can take it. */
 static void rehome(struct prot_store *s, uint64_t si, int idx, const uint8_t *in,
 		   uint32_t crc)
@@ -669,66 +652,103 @@ static int get_data(struct prot_store *s, uint64_t si, int j, uint8_t *out)
 }
 
 /*
- * The common case without the lock held over the copy: the chunk that
- * holds the block is copied and checked unlocked, and taken only if its
- * stripe did not change meanwhile (gen); anything else (a fault, a bad
- * checksum, a write in between, a missing chunk) is left to the locked
- * path, which reads again and handles it. Returns with the lock held;
- * true: @buf has the block.
+ * The common case without the lock held over the copy: the chunks that
+ * hold data chunks @j0..@j0+@n-1 of stripe @si are copied and checked
+ * unlocked, and taken only if the stripe did not change meanwhile (gen);
+ * anything else (a fault, a bad checksum, a write in between, a missing
+ * chunk) is left to the locked path, which reads again and handles it.
+ * Returns with the lock held; got[a]: @buf[a] has data chunk j0 + a.
  */
-static bool read_unlocked(struct prot_store *s, uint64_t si, int j, uint8_t *buf)
+static void read_unlocked(struct prot_store *s, uint64_t si, int j0, int n,
+			  uint8_t *const *buf, bool *got)
 {
 	struct stripe *st;
-	struct guard_fault f;
-	uint8_t *src;
-	uint32_t crc, gen;
-	int idx = j, x;
-	bool good;
+	struct copy_job job[RS_MAX_K];
+	uint8_t *src[RS_MAX_K];
+	uint32_t crc[RS_MAX_K], gen;
+	int x[RS_MAX_K], nj = 0, at[RS_MAX_K];
 
+	for (int a = 0; a < n; a++)
+		got[a] = false;
 	lock(s);
 	st = &s->stripes[si];
 	if (!st->written)
-		return false;
-	if (s->c.scheme.kind != PROT_SCHEME_RS) {
-		int order[RS_MAX_N];
+		return;
+	for (int a = 0; a < n; a++) {
+		int idx = j0 + a;
 
-		copy_order(s, si, order);
-		idx = order[0];
+		if (s->c.scheme.kind != PROT_SCHEME_RS) {
+			int order[RS_MAX_N];
+
+			copy_order(s, si, order);
+			idx = order[0];
+		}
+		x[a] = st->loc[idx].ext;
+		src[a] = x[a] < 0 ? NULL : chunk_at(s, st->loc[idx]);
+		crc[a] = st->crc[idx];
 	}
-	x = st->loc[idx].ext;
-	if (x < 0)
-		return false;
-	src = chunk_at(s, st->loc[idx]);
-	crc = st->crc[idx];
 	gen = st->gen;
 	unlock(s);
 	if (s->c.unlocked)
 		s->c.unlocked(s->c.ctx, si);
-	good = !guard_copy(buf, src, s->c.chunk, &f) && crc32c(0, buf, s->c.chunk) == crc;
+	/* a whole stripe's chunks side by side on the copy helpers when no
+	 * writer has them; else in turn */
+	for (int a = 0; a < n; a++)
+		if (src[a]) {
+			job[nj] = (struct copy_job){ .dst = buf[a], .src = src[a],
+						     .len = s->c.chunk, .crc_after = true };
+			at[nj++] = a;
+		}
+	copiers_run_if_free(s->copiers, job, nj);
+	for (int i = 0; i < nj; i++)
+		got[at[i]] = !job[i].failed && job[i].crc == crc[at[i]];
 	lock(s);
-	if (!good || st->gen != gen)
-		return false;
-	s->ext[x].reads++;
-	return true;
+	for (int a = 0; a < n; a++) {
+		if (st->gen != gen)
+			got[a] = false;
+		if (got[a])
+			s->ext[x[a]].reads++;
+	}
+}
+
+/* Data chunks j0.. of stripe @si into @buf[], under the lock held by
+ * read_unlocked: those it could not take are read again, or rebuilt. */
+static int read_data(struct prot_store *s, uint64_t si, int j0, int n, uint8_t *const *buf)
+{
+	bool got[RS_MAX_K];
+	int rc = 0;
+
+	read_unlocked(s, si, j0, n, buf, got);
+	for (int a = 0; a < n; a++) {
+		int r = got[a] ? 0 : get_data(s, si, j0 + a, buf[a]);
+
+		s->st.reads++;
+		if (r == PROT_RECOVERED)
+			s->st.reads_recovered++;
+		else if (r == PROT_LOST)
+			s->st.reads_lost++;
+		if (r == PROT_LOST || (r == PROT_RECOVERED && rc == 0))
+			rc = r;
+	}
+	unlock(s);
+	return rc;
 }
 
 int prot_read(struct prot_store *s, uint64_t block, void *buf)
 {
-	int k = s->c.scheme.k, rc;
+	int k = s->c.scheme.k;
+	uint8_t *b = buf;
 
 	if (block >= s->c.blocks)
 		return PROT_LOST;
-	if (read_unlocked(s, block / k, (int)(block % k), buf))
-		rc = 0;
-	else
-		rc = get_data(s, block / k, (int)(block % k), buf);
-	s->st.reads++;
-	if (rc == PROT_RECOVERED)
-		s->st.reads_recovered++;
-	else if (rc == PROT_LOST)
-		s->st.reads_lost++;
-	unlock(s);
-	return rc;
+	return read_data(s, block / k, (int)(block % k), 1, &b);
+}
+
+int prot_read_stripe(struct prot_store *s, uint64_t stripe, void *const *bufs)
+{
+	if (stripe >= s->nstripes)
+		return PROT_LOST;
+	return read_data(s, stripe, 0, s->c.scheme.k, (uint8_t *const *)bufs);
 }
 
 /* Forget a lost stripe: a full write starts it afresh. */
@@ -792,6 +812,38 @@ static void write_chunks(struct prot_store *s, uint64_t si, const uint8_t *const
 			       known[i] ? crc[i] : crc32c(0, chunk[i], s->c.chunk));
 }
 
+/* One parity of a whole-stripe write, run on a copy helper. */
+struct parity_encode {
+	const struct rs_code *rs;
+	const uint8_t *const *data;
+	uint8_t *out;
+	int i;
+	size_t len;
+};
+
+static void run_parity_encode(struct copy_job *j)
+{
+	struct parity_encode *e = j->arg;
+
+	rs_encode_one(e->rs, e->i, e->data, e->out, e->len);
+}
+
+/* The stripe's parities into s->buf[k..n): one per helper when there are
+ * helpers (each is k passes over the data, more than its write costs). */
+static void encode(struct prot_store *s, const uint8_t *const *d)
+{
+	struct parity_encode e[RS_MAX_M];
+	struct copy_job job[RS_MAX_M];
+	int k = s->c.scheme.k;
+
+	for (int i = 0; i < s->c.scheme.m; i++) {
+		e[i] = (struct parity_encode){ .rs = &s->rs, .data = d, .out = s->buf[k + i],
+					       .i = i, .len = s->c.chunk };
+		job[i] = (struct copy_job){ .run = run_parity_encode, .arg = &e[i] };
+	}
+	copiers_run(s->copiers, job, s->c.scheme.m);
+}
+
 /* Place (if new) and write a whole stripe from data @d[k]. */
 static int put_stripe(struct prot_store *s, uint64_t si, const uint8_t *const *d)
 {
@@ -805,7 +857,7 @@ static int put_stripe(struct prot_store *s, uint64_t si, const uint8_t *const *d
 	for (int j = 0; j < k; j++)
 		chunk[j] = d[j];
 	if (s->c.scheme.kind == PROT_SCHEME_RS) {
-		rs_encode(&s->rs, d, (uint8_t *const *)&s->buf[k], s->c.chunk);
+		encode(s, d);
 		for (int i = k; i < s->n; i++)
 			chunk[i] = s->buf[i];
 	} else {
@@ -845,28 +897,95 @@ int prot_write_stripe(struct prot_store *s, uint64_t stripe, const void *const *
 	return rc;
 }
 
-/* One data chunk @j of a written RS stripe: read-modify-write of parity. */
+/* A parity chunk's update, run on a copy helper: read it (checked against
+ * its noted checksum), add delta x coef, write it back. */
+struct parity_update {
+	uint8_t *src;		/* the chunk in pool memory */
+	uint8_t *buf;		/* scratch */
+	const uint8_t *delta;
+	uint8_t coef;
+	uint32_t crc_old, crc_new;
+	enum { PU_OK, PU_READ_FAULT, PU_BAD_CRC, PU_WRITE_FAULT } result;
+	size_t len;
+};
+
+static void run_parity_update(struct copy_job *j)
+{
+	struct parity_update *u = j->arg;
+
+	if (guard_copy(u->buf, u->src, u->len, &j->f)) {
+		u->result = PU_READ_FAULT;
+		return;
+	}
+	if (crc32c(0, u->buf, u->len) != u->crc_old) {
+		u->result = PU_BAD_CRC;
+		return;
+	}
+	gf_region_mul_add(u->buf, u->delta, u->coef, u->len);
+	u->crc_new = crc32c(0, u->buf, u->len);
+	u->result = guard_copy(u->src, u->buf, u->len, &j->f) ? PU_WRITE_FAULT : PU_OK;
+}
+
+/*
+ * One data chunk @j of a written RS stripe: read-modify-write of parity.
+ * The old data is read first (the delta needs it); then each parity's
+ * update and the data's own write run side by side on the copy helpers.
+ * A parity that cannot be read is left stale (rebuilt from data later);
+ * a data chunk that cannot be written is carried by the parity.
+ */
 static int rmw(struct prot_store *s, uint64_t si, int j, const uint8_t *in)
 {
 	struct stripe *st = &s->stripes[si];
-	int k = s->c.scheme.k;
-	uint8_t *delta = s->buf[s->n], *par = s->buf[0];
+	int k = s->c.scheme.k, nj = 0, at[RS_MAX_N];
+	uint8_t *delta = s->buf[s->n];
 	uint32_t crc = crc32c(0, in, s->c.chunk);
+	struct parity_update pu[RS_MAX_N];
+	struct copy_job job[RS_MAX_N];
 
 	st->gen++;
 	if (get_data(s, si, j, delta) == PROT_LOST)
 		return -1;
-	for (size_t b = 0; b < s->c.chunk; b++)
-		delta[b] ^= in[b];
+	/* delta ^= in, SIMD: a byte loop here ran ~6 instructions a byte
+	 * (the compiler reloads the length, which delta could alias), about
+	 * four times a chunk's transfer in modeled time */
+	gf_region_mul_add(delta, in, 1, s->c.chunk);
 	for (int i = k; i < s->n; i++) {
-		if (read_chunk(s, si, i, par)) {
-			st->stale |= 1ull << i;	/* rebuilt from data later */
+		if (st->loc[i].ext < 0) {
+			st->stale |= 1ull << i;
 			continue;
 		}
-		gf_region_mul_add(par, delta, s->rs.parity[i - k][j], s->c.chunk);
-		write_chunk(s, si, i, par, crc32c(0, par, s->c.chunk));
+		pu[i] = (struct parity_update){ .src = chunk_at(s, st->loc[i]), .buf = s->buf[i],
+			.delta = delta, .coef = s->rs.parity[i - k][j], .crc_old = st->crc[i],
+			.len = s->c.chunk };
+		job[nj] = (struct copy_job){ .run = run_parity_update, .arg = &pu[i] };
+		at[nj++] = i;
 	}
-	if (st->loc[j].ext < 0 || write_chunk(s, si, j, in, crc))
+	if (st->loc[j].ext >= 0) {
+		job[nj] = (struct copy_job){ .dst = chunk_at(s, st->loc[j]), .src = in,
+					     .len = s->c.chunk };
+		at[nj++] = j;
+	}
+	copiers_run(s->copiers, job, nj);
+	for (int a = 0; a < nj; a++)
+		if (at[a] >= k && pu[at[a]].result == PU_OK)
+			st->crc[at[a]] = pu[at[a]].crc_new;
+		else if (at[a] == j && !job[a].failed)
+			st->crc[j] = crc;
+	/* then the failures, as a locked read or write would handle them */
+	for (int a = 0; a < nj; a++) {
+		int i = at[a], x = st->loc[i].ext;
+		bool failed = i >= k ? pu[i].result != PU_OK : job[a].failed;
+
+		if (!failed || x < 0)
+			continue;
+		if (i >= k)
+			st->stale |= 1ull << i;	/* rebuilt from data later */
+		if (i >= k && pu[i].result == PU_BAD_CRC)
+			chunk_corrupt(s, si, i);
+		else
+			chunk_faulted(s, si, i, &job[a].f);
+	}
+	if (st->loc[j].ext < 0)
 		rehome(s, si, j, in, crc);	/* else parity carries it */
 	return stripe_lost(s, st) ? -1 : 0;
 }

@@ -357,6 +357,67 @@ static void copy_threads_fault(void)
 	   "are caught (%llu), every block reads right, each stripe whole again on p0/p2/p3",
 	   (unsigned long long)st.faults);
 	prot_free(s);
+
+	/* RS: an update's parity read-modify-writes run on the helpers too */
+	prot_scheme_parse("rs2+2", &sc);
+	s = make("rs2+2", 5, 24);
+	populate(s, &sc, 24);
+	memset(ver, 0, sizeof(ver));
+	kill_mapping(2);
+	for (uint64_t blk = 0; blk < 24; blk++) {
+		content(blk, ++ver[blk], b);
+		prot_write(s, blk, b);
+	}
+	prot_repair(s, UINT64_MAX);
+	read_all(s, 24, ver, &wrong, &lost, &rec);
+	prot_get_stats(s, &st);
+	ok(wrong == 0 && lost == 0 && st.faults >= 1 && st.stripes_degraded == 0,
+	   "rs2+2 with copy helpers: p2's mapping gone under 24 updates (parity "
+	   "read-modify-writes side by side); every block reads right, and after a "
+	   "repair no stripe is degraded (faults %llu)", (unsigned long long)st.faults);
+	prot_free(s);
+}
+
+/* rs4+2 with each block split across a stripe: whole stripes read right
+ * intact, rebuilt with one and two domains gone, lost with three. */
+static void split_reads(const struct prot_scheme *sc, uint64_t n, int threads)
+{
+	struct prot_store *s;
+	uint8_t *b = malloc(4 * CHUNK), want[CHUNK];
+	void *bufs[4];
+	int bad = 0, rcs[3] = { 0, 0, 0 };
+
+	copy_threads = threads;
+	s = make("rs4+2", 6, n);
+	populate(s, sc, n);
+	for (int j = 0; j < 4; j++)
+		bufs[j] = b + (size_t)j * CHUNK;
+	for (int round = 0; round < 3; round++) {
+		if (round == 1)
+			kill_contents(1);
+		if (round == 2)
+			kill_mapping(3);
+		for (uint64_t st_i = 0; st_i < n / 4; st_i++) {
+			int rc = prot_read_stripe(s, st_i, bufs);
+
+			rcs[round] |= 1 << (rc + 1);
+			for (int j = 0; j < 4 && rc != PROT_LOST; j++) {
+				content(st_i * 4 + (uint64_t)j, 0, want);
+				bad += memcmp(bufs[j], want, CHUNK) != 0;
+			}
+		}
+	}
+	ok(bad == 0 && rcs[0] == 1 << 1 && rcs[1] & 1 << (PROT_RECOVERED + 1) &&
+	   !(rcs[2] & 1), "prot_read_stripe, %d copy helper(s): whole stripes read right, "
+	   "intact, then rebuilt with one and two domains gone (results %x %x %x)",
+	   threads, rcs[0], rcs[1], rcs[2]);
+	kill_contents(0);
+	is_int(prot_read_stripe(s, 0, bufs), PROT_LOST, "a third domain gone: the "
+	       "stripe's read says lost");
+	is_int(prot_read_stripe(s, n, bufs), PROT_LOST, "a stripe past the end: lost");
+	free(b);
+	prot_free(s);
+	copy_threads = 0;
 }
 
 int main(void)
@@ -367,7 +428,7 @@ int main(void)
 	int wrong, lost, rec;
 	uint64_t n = 96, rep;
 
-	plan(38);
+	plan(45);
 	guard_install();
 
 	/* --- rep2 over 3 domains: one killed, repaired, another killed */
@@ -492,6 +553,11 @@ int main(void)
 		   "a third failure before repair: %d blocks lost, reported, none wrong", lost);
 	}
 	prot_free(s);
+
+	/* --- rs4+2, a block split across a stripe: read whole stripes, in
+	 * turn and on a copy helper */
+	split_reads(&sc, n, 0);
+	split_reads(&sc, n, 1);
 
 	/* --- poison: a range the kernel reports, and a single bad chunk */
 	prot_scheme_parse("rep2", &sc);
