@@ -29,6 +29,11 @@ static void *lane_main(void *arg)
 		c = l->q[l->completed % RT_LANE_QUEUE];
 		while (!done_locked(ls, c.after))
 			pthread_cond_wait(&ls->cond, &ls->lock);
+		if (!c.bytes) {
+			l->completed++;	/* a join: nothing to copy */
+			pthread_cond_broadcast(&ls->cond);
+			continue;
+		}
 		pthread_mutex_unlock(&ls->lock);
 
 		if (c.fence)

@@ -38,6 +38,8 @@ struct rt_copy {
 	uint32_t block;
 	void *fence;		/* compute fence to wait for, or NULL */
 	struct rt_ticket after;	/* ticket to wait for, or seq 0 */
+	/* bytes 0: a join, done as soon as @after is: several lanes' parts
+	 * of one copy end in one ticket */
 };
 
 struct rt_lane {

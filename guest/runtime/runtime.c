@@ -127,6 +127,39 @@ static struct rt_ticket writeback(struct runtime *rt, struct rt_block *v,
 }
 
 /*
+ * Queue fetch @c. Large enough and with several fetch lanes, it goes out
+ * in parts, one per lane, side by side: a core's copy is bound by the
+ * misses it keeps in flight, so parts copied by lanes on cores of their
+ * own add up. Zero-byte joins on the last part's lane, one per other
+ * part, make that lane's last ticket stand for every part.
+ */
+static struct rt_ticket submit_fetch(struct runtime *rt, const struct rt_copy *c)
+{
+	int n = rt->cfg.fetch_lanes, np = 0;
+	struct rt_ticket part[RT_MAX_LANES], t;
+	size_t per, off = 0;
+
+	if (n < 2 || !rt->cfg.split_min || c->bytes < rt->cfg.split_min)
+		return rt_lanes_submit(&rt->lanes, pick_lane(rt), c);
+	per = (c->bytes / (size_t)n + 4095) & ~(size_t)4095;
+	for (int l = 0; l < n && off < c->bytes; l++, off += per) {
+		struct rt_copy p = *c;
+
+		p.dst = (char *)c->dst + off;
+		p.src = (const char *)c->src + off;
+		p.bytes = c->bytes - off < per ? c->bytes - off : per;
+		part[np++] = rt_lanes_submit(&rt->lanes, l, &p);
+	}
+	t = part[np - 1];
+	for (int k = 0; k < np - 1; k++) {
+		struct rt_copy join = { .block = c->block, .after = part[k] };
+
+		t = rt_lanes_submit(&rt->lanes, part[np - 1].lane, &join);
+	}
+	return t;
+}
+
+/*
  * Give @b a slot and queue its fetch. @needed_at is how far ahead @b is
  * needed; only blocks needed later than that may be evicted for it
  * (RT_NO_USE for a demand fetch, which takes any unpinned slot).
@@ -162,7 +195,7 @@ static int fetch(struct runtime *rt, struct rt_block *b, size_t needed_at)
 		.shaped = b->home_tier == RT_TIER_FAR, .block = b->id,
 		.fence = s->fence, .after = s->busy,
 	};
-	b->ready = rt_lanes_submit(&rt->lanes, pick_lane(rt), &c);
+	b->ready = submit_fetch(rt, &c);
 	s->busy = b->ready;
 	b->state = RT_B_RESIDENT;
 	b->slot = i;

@@ -33,6 +33,8 @@ struct rt_config {
 	size_t slot_size;	/* >= the largest block */
 	int window;		/* lookahead depth; 0 = demand fetch only */
 	int fetch_lanes;	/* copy lanes for fetches (+1 for write-back) */
+	size_t split_min;	/* a fetch this large is split across the fetch
+				 * lanes, a part each; 0: a block to one lane */
 	enum rt_evict_policy evict;
 	size_t resync;		/* stream re-sync distance on a deviation */
 	size_t horizon;		/* next-use search distance for eviction */

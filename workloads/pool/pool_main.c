@@ -37,6 +37,7 @@ static __attribute__((noreturn)) void usage(int rc)
 	fprintf(rc ? stderr : stdout,
 		"usage: cxlbed-pool WORKLOAD [--policies LIST|all] [--local-fraction F]\n"
 		"                   [--steps N] [--scale N] [--batch N] [--zipf S] [--timeout S]\n"
+		"                   [--copy-lanes N]\n"
 		"WORKLOAD: layers kv embed adam gups\n"
 		"LIST: comma-separated of all-local first-touch interleave tpp damon libcxlpool\n");
 	exit(rc);
@@ -261,6 +262,7 @@ int main(int argc, char **argv)
 		{ "scale", required_argument, NULL, 'n' },
 		{ "zipf", required_argument, NULL, 'z' },
 		{ "timeout", required_argument, NULL, 't' },
+		{ "copy-lanes", required_argument, NULL, 'c' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -300,6 +302,11 @@ int main(int argc, char **argv)
 		case 'n': o.scale = strtoull(optarg, NULL, 0); break;
 		case 'z': o.zipf = strtod(optarg, NULL); break;
 		case 't': timeout_s = (unsigned)atoi(optarg); break;
+		case 'c':
+			o.copy_lanes = atoi(optarg);
+			if (o.copy_lanes < 1 || o.copy_lanes > 7)
+				bad("--copy-lanes wants 1 to 7, not %s", optarg);
+			break;
 		case 'h': usage(0);
 		default: usage(2);
 		}

@@ -232,6 +232,7 @@ struct cxlpool *pw_pool(struct pw *w)
 	o.far_node = w->far_node;
 	o.fast_budget = w->local_limit;
 	o.helper_cpu = 1;
+	o.copy_lanes = w->o.copy_lanes;
 	w->pool = cxlpool_open(&o);
 	return w->pool;
 }

@@ -26,6 +26,7 @@ struct pw_opts {
 	int steps;		/* sweeps / decode steps / rounds */
 	int batch;		/* layers: tokens per layer (compute per byte) */
 	double zipf;		/* embed: exponent, 0 = uniform */
+	int copy_lanes;		/* libcxlpool: a stream's copy lanes (CPUs 1..N) */
 	bool verbose;
 };
 

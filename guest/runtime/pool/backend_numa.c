@@ -2,7 +2,7 @@
 /*
  * The tiering core's backend inside a guest: the fast tier is the pool's
  * local node, the far tier its CXL node or devdax region, a copy is a
- * memcpy on a lane thread pinned to the helper CPU. Compute runs on the
+ * memcpy on a lane thread pinned to a helper CPU. Compute runs on the
  * caller's CPU and is done when it releases a block, so fences are
  * no-ops (as on the host backend). The fast-tier budget is the pool's,
  * checked by cp_alloc, so the backend's own tier capacities stay open.
@@ -28,7 +28,7 @@ static void numa_free(struct rt_backend *be, enum rt_tier_kind t, void *p)
 
 static void numa_lane_start(struct rt_backend *be, int lane)
 {
-	cp_pin_helper(pool_of(be));
+	cp_pin_lane(pool_of(be), lane);
 }
 
 static const struct rt_backend_ops numa_ops = {

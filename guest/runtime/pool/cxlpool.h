@@ -59,6 +59,9 @@ struct cxlpool_opts {
 	const char *far_dax;	/* "dax0.0": the far tier is this devdax region */
 	size_t fast_budget;	/* bytes of fast memory the pool may use */
 	int helper_cpu;		/* CPU for the helper threads; -1: any */
+	int copy_lanes;		/* a stream's fetch lanes, CPUs helper_cpu,
+				 * helper_cpu + 1, ...: a block's copy is split
+				 * across them (0, 1: one lane) */
 	unsigned epoch_us;	/* classification period; 0: 2000 */
 };
 

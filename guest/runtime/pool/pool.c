@@ -50,17 +50,29 @@ void cxlpool_opts_default(struct cxlpool_opts *o)
 	o->fast_node = -1;
 	o->far_node = -1;
 	o->helper_cpu = -1;
+	o->copy_lanes = 1;
 	o->epoch_us = 2000;
 }
 
 void cp_pin_helper(const struct cxlpool *p)
 {
+	cp_pin_lane(p, -1);
+}
+
+void cp_pin_lane(const struct cxlpool *p, int lane)
+{
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	int cpu = p->o.helper_cpu;
 	cpu_set_t set;
 
-	if (p->o.helper_cpu < 0)
+	if (cpu < 0)
 		return;
+	/* fetch lane k on helper_cpu + k while there are CPUs; the others
+	 * (the write-back lane among them) on helper_cpu */
+	if (lane > 0 && lane < p->o.copy_lanes && cpu + lane < ncpu)
+		cpu += lane;
 	CPU_ZERO(&set);
-	CPU_SET(p->o.helper_cpu, &set);
+	CPU_SET(cpu, &set);
 	sched_setaffinity(0, sizeof(set), &set);
 }
 
@@ -426,6 +438,11 @@ struct cxlpool *cxlpool_open(const struct cxlpool_opts *o)
 
 	if (n < 0) {
 		cp_set_error("no NUMA sysfs");
+		return NULL;
+	}
+	if (o && (o->copy_lanes < 0 || o->copy_lanes > 7)) {
+		/* the runtime core has 8 lanes, one of them for write-back */
+		cp_set_error("copy_lanes: 0 to 7");
 		return NULL;
 	}
 	p = calloc(1, sizeof(*p));

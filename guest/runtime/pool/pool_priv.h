@@ -70,6 +70,8 @@ void *cp_alloc(struct cxlpool *p, size_t n, enum cxlpool_place where);
 void cp_free(struct cxlpool *p, void *ptr);
 /* Bind the calling thread to the helper CPU (if any). */
 void cp_pin_helper(const struct cxlpool *p);
+/* A stream's copy lane @lane: on its own CPU when it is a fetch lane. */
+void cp_pin_lane(const struct cxlpool *p, int lane);
 void cp_set_error(const char *why);
 uint64_t cp_now_ns(void);
 

@@ -33,7 +33,10 @@ struct cxlpool_stream *cxlpool_stream_open(struct cxlpool *p, size_t block_size,
 	c.nslots = slots;
 	c.slot_size = (block_size + CP_PAGE - 1) / CP_PAGE * CP_PAGE;
 	c.window = window;
-	c.fetch_lanes = 1;
+	/* several lanes split each block's copy: one core's copy is bound by
+	 * the misses it keeps in flight, far below the path's bandwidth */
+	c.fetch_lanes = p->o.copy_lanes > 1 ? p->o.copy_lanes : 1;
+	c.split_min = c.fetch_lanes > 1 ? 64u << 10 : 0;
 	s->p = p;
 	if (rt_init(&s->rt, &p->be, &c, NULL, NULL)) {
 		cp_set_error("stream slots do not fit the fast-tier budget");

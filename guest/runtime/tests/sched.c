@@ -99,7 +99,7 @@ int main(void)
 	struct run r;
 	double ov_pf, ov_demand;
 
-	plan(21);
+	plan(23);
 	srand(7);
 	for (int i = 0; i < L; i++) {
 		weights[i] = malloc(K * sizeof(float));
@@ -159,6 +159,29 @@ int main(void)
 	ok(r.rt.st.misses > 1, "demand fetch took over on misprediction (%llu misses)",
 	   (unsigned long long)r.rt.st.misses);
 	teardown(&r);
+
+	/* Split fetches: each block's copy in parts on every fetch lane, one
+	 * ticket (joins) standing for all of them. 4 lanes: 4 parts of 4 KiB;
+	 * 3 lanes: 8 KiB parts, so only 2 of them carry one. */
+	memset(want, 0, sizeof(want));
+	for (int s = 0; s < 2; s++)
+		for (int i = 0; i < L; i++)
+			layer(want, weights[i]);
+	for (int lanes = 4; lanes >= 3; lanes--) {
+		bool all_busy = true;
+
+		setup(&r, 2, 1, lanes, &fast, 2);
+		r.rt.cfg.split_min = 4096;
+		memset(got, 0, sizeof(got));
+		sweep(&r, got, NULL, 0);
+		for (int l = 0; l < (lanes == 4 ? 4 : 2); l++)
+			all_busy &= r.rt.lanes.lane[l].completed >= 2 * L;
+		ok(!memcmp(got, want, sizeof(got)) && all_busy && r.rt.st.misses == 1 &&
+		   r.rt.st.bytes_in == (uint64_t)2 * L * K * sizeof(float),
+		   "%d fetch lanes, fetches split: correct, every part's lane copied each "
+		   "block, bytes counted once", lanes);
+		teardown(&r);
+	}
 
 	/* Budget: 3 slots do not fit in a 2-slot fast tier. */
 	rt_host_backend_init(&r.be, 2 * K * sizeof(float));
