@@ -32,35 +32,19 @@
  * when service resumes; the runner pairs them with the list this program
  * prints ("fault_rois"). Times in the output are the guest clock.
  */
-#include <errno.h>
 #include <stdarg.h>
-#include <fcntl.h>
-#include <pthread.h>
-#include <sched.h>
-#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/socket.h>
-#include <sys/stat.h>
-#include <sys/sysmacros.h>
-#include <sys/un.h>
-#include <unistd.h>
 
 #include "cxlbed-roi.h"
-#include "guard.h"
-#include "ldreg.h"
-#include "monitor.h"
-#include "protect.h"
+#include "cxlpool.h"
+#include "cxlpool_prot.h"
 #include "protect_log.h"
 #include "wl.h"
 
 #define NAME "cxlbed-protect"
-#define DEMAND_SOCK "/run/cxlbed-demand.sock"
-#define MAX_LDS 32
-#define REPAIR_STEP (1u << 20)	/* bytes per repair call between checks */
 
 struct opts {
 	struct prot_scheme scheme;
@@ -87,15 +71,11 @@ static struct opts o = {
 	.epochs_after = 2, .repair_threads = 2, .copy_threads = 0,
 };
 
-static struct prot_store *store;
+static struct cxlpool_prot *pp;	/* libcxlpool's protected blocks */
 static struct plog plog;
-static atomic_int repair_stop;
 static uint32_t *version;	/* per block: what its contents should be */
 static uint64_t nblocks;
-static struct ldreg_entry lds[MAX_LDS];
-static int nlds;
 
-static void send_datagram(const char *msg);
 static uint64_t rng_state;
 static double t_start;
 
@@ -115,10 +95,7 @@ static void say(const char *fmt, ...)
 /* Tell the host a phase of ours begins (faults may wait for it). */
 static void announce(const char *phase)
 {
-	char msg[128];
-
-	snprintf(msg, sizeof(msg), "{\"phase\": \"%s\", \"from\": \"%s\"}", phase, NAME);
-	send_datagram(msg);
+	cxlpool_announce_phase(NAME, phase);
 	say("phase %s", phase);
 }
 
@@ -242,241 +219,69 @@ static void parse(int argc, char **argv)
 	rng_state = o.seed * 0x9E3779B97F4A7C15ull | 1;
 }
 
-/* ---- capacity: the LDs the agent attached as devdax ------------------- */
+/* ---- what libcxlpool tells us, into the log ---------------------------- */
 
-static bool known(uint64_t serial)
+static void hook_note(void *ctx, const char *line)
 {
-	for (int i = 0; i < nlds; i++)
-		if (lds[i].serial == serial)
-			return true;
-	return false;
+	say("%s", line);
 }
 
-/* /dev/@dax, made from sysfs numbers if devtmpfs has not. */
-static void *map_dax(const struct ldreg_entry *e)
+static void hook_capacity(void *ctx, const struct ldreg_entry *ld)
 {
-	char dev[64], sys[128], nums[32];
-	unsigned int ma, mi;
-	void *p;
-	FILE *f;
-	int fd;
-
-	snprintf(dev, sizeof(dev), "/dev/%s", e->dax);
-	if (access(dev, F_OK)) {
-		snprintf(sys, sizeof(sys), "/sys/bus/dax/devices/%s/dev", e->dax);
-		f = fopen(sys, "re");
-		if (!f || !fgets(nums, sizeof(nums), f) || sscanf(nums, "%u:%u", &ma, &mi) != 2) {
-			if (f)
-				fclose(f);
-			return NULL;	/* gone already (a removed LD) */
-		}
-		fclose(f);
-		mknod(dev, S_IFCHR | 0600, makedev(ma, mi));
-	}
-	fd = open(dev, O_RDWR | O_CLOEXEC);
-	if (fd < 0)
-		return NULL;
-	p = mmap(NULL, e->size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	close(fd);
-	return p == MAP_FAILED ? NULL : p;
+	plog_capacity(ctx, ld);
 }
 
-/* Take every devdax LD not yet known; returns how many were added. */
-static int take_new_lds(void)
+static void hook_kernel_event(void *ctx, const struct mon_event *e)
 {
-	struct ldreg_entry e[MAX_LDS];
-	int n = ldreg_list(NULL, e, MAX_LDS), added = 0;
-
-	for (int i = 0; i < n && nlds < MAX_LDS; i++) {
-		void *base;
-
-		if (known(e[i].serial) || strcmp(e[i].mode, "devdax") || !e[i].dax[0] ||
-		    !e[i].size)
-			continue;
-		base = map_dax(&e[i]);
-		if (!base) {
-			say("%s (%s): /dev/%s cannot be mapped (%s): left out", e[i].ld,
-			    e[i].pool, e[i].dax, strerror(errno));
-			continue;
-		}
-		if (prot_add_capacity(store, e[i].pool, e[i].serial, base, e[i].size,
-				      e[i].base) == 0) {
-			lds[nlds++] = e[i];
-			added++;
-			plog_capacity(&plog, &e[i]);
-			say("%s of pool %s (serial %llu, /dev/%s, %llu MiB) taken", e[i].ld,
-			    e[i].pool, (unsigned long long)e[i].serial, e[i].dax,
-			    (unsigned long long)(e[i].size >> 20));
-		}
-	}
-	return added;
+	plog_kernel_event(ctx, e);
 }
 
-const struct ldreg_entry *ld_of(uint64_t serial)
+static void hook_cost(void *ctx, uint64_t serial, double cost)
 {
-	for (int i = 0; i < nlds; i++)
-		if (lds[i].serial == serial)
-			return &lds[i];
-	return NULL;
+	plog_cost(ctx, cxlpool_prot_store(pp), serial, cost);
 }
 
-static void send_datagram(const char *msg)
+static void hook_demand(void *ctx, uint64_t bytes)
 {
-	struct sockaddr_un sa = { .sun_family = AF_UNIX };
-	int fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-
-	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", DEMAND_SOCK);
-	if (fd >= 0)
-		sendto(fd, msg, strlen(msg), 0, (struct sockaddr *)&sa, sizeof(sa));
-	if (fd >= 0)
-		close(fd);
+	plog_demand(ctx, bytes);
 }
 
-/* Ask the fabric manager for an LD of a pool we do not use yet. */
-static void ask_capacity(uint64_t bytes)
+/* The store registered a failure: the point the runtime learnt of it. */
+static void hook_failure(void *ctx, const struct prot_failure *f,
+			 const struct ldreg_entry *ld)
 {
-	char msg[512], pools[400] = "";
-	size_t len = 0;
-
-	for (int i = 0; i < nlds; i++) {
-		bool dup = false;
-
-		for (int j = 0; j < i; j++)
-			dup |= !strcmp(lds[i].pool, lds[j].pool);
-		if (!dup)
-			len += (size_t)snprintf(pools + len, sizeof(pools) - len, "%s\"%s\"",
-						len ? "," : "", lds[i].pool);
-	}
-	snprintf(msg, sizeof(msg), "{\"want\": %llu, \"from\": \"%s\", \"mode\": "
-		 "\"devdax\", \"avoid\": [%s]}", (unsigned long long)bytes, NAME, pools);
-	send_datagram(msg);
-	plog_demand(&plog, bytes);
+	plog_failure(ctx, f, ld);
 }
 
-/* ---- what the kernel said --------------------------------------------- */
-
-static void take_kernel_events(void)
+/* A repair burst is one region of modeled time. */
+static void hook_repair_begin(void *ctx)
 {
-	struct mon_event ev[16];
-	int n;
-
-	while ((n = mon_take(ev, 16)) > 0)
-		for (int i = 0; i < n; i++) {
-			const struct mon_event *m = &ev[i];
-			bool uncorrectable = m->log >= 2 || (m->descriptor & 1);
-
-			plog_kernel_event(&plog, m);
-			switch (m->kind) {
-			case MON_MEMORY_MODULE:
-				/* media status 3: all data lost (a dead memory node) */
-				if (m->media_status == 3 || m->log == 3)
-					prot_fail_capacity(store, m->serial, PROT_CAUSE_EVENT);
-				break;
-			case MON_AER_UNCORRECTABLE:
-				/* the kernel drops CXL.mem of that device */
-				prot_fail_capacity(store, m->serial, PROT_CAUSE_EVENT);
-				break;
-			case MON_AER_CORRECTABLE:
-				/* link trouble: prefer other copies, place elsewhere */
-				plog_cost(&plog, store, m->serial, 4.0);
-				prot_set_cost(store, m->serial, 4.0);
-				break;
-			case MON_GENERAL_MEDIA:
-			case MON_DRAM:
-				if (uncorrectable && m->hpa != ~0ull)
-					prot_poison_hpa(store, m->hpa & ~63ull, 64, PROT_CAUSE_EVENT);
-				break;
-			case MON_POISON:
-			case MON_MEMORY_FAILURE:
-				if (m->hpa != ~0ull)
-					prot_poison_hpa(store, m->hpa, m->length ? m->length : 64,
-							PROT_CAUSE_POISON);
-				break;
-			case MON_AER:
-				break;
-			}
-		}
+	plog_repair_begin(ctx);
+	cxlbed_roi_begin(PLOG_ROI_REPAIR);
 }
 
-/* ---- repair thread ---------------------------------------------------- */
-
-/* One repair worker: stripes until none is left to it. */
-static void *repair_worker(void *arg)
+static void hook_repair_bytes(void *ctx, uint64_t bytes)
 {
-	uint64_t got;
-
-	(void)arg;
-	while (!atomic_load(&repair_stop) && (got = prot_repair(store, REPAIR_STEP)))
-		plog_repair_bytes(&plog, got);
-	return NULL;
+	plog_repair_bytes(ctx, bytes);
 }
 
-/*
- * A burst is one region of modeled time in which o.repair_threads workers
- * (this thread and the others) copy at once: a thread's copies are bound
- * by the misses it keeps in flight, so re-protection scales with threads,
- * as a real runtime's would.
- */
-static void *repair_main(void *arg)
+static void hook_repair_end(void *ctx)
 {
-	(void)arg;
-	while (!atomic_load(&repair_stop)) {
-		pthread_t w[PROT_MAX_REPAIRERS];
-		int nw = 0;
-		struct prot_stats st;
-
-		prot_get_stats(store, &st);
-		if (!st.stripes_degraded) {
-			usleep(2000);
-			continue;
-		}
-		/* nothing could be placed last pass: try again less often, until
-		 * an LD arrives (the pass is what notices it) */
-		if (st.stripes_unplaceable >= st.stripes_degraded)
-			usleep(50000);
-		plog_repair_begin(&plog);
-		cxlbed_roi_begin(PLOG_ROI_REPAIR);
-		for (int t = 1; t < o.repair_threads; t++)
-			if (!pthread_create(&w[nw], NULL, repair_worker, NULL))
-				nw++;
-		repair_worker(NULL);
-		while (nw)
-			pthread_join(w[--nw], NULL);
-		PLOG_END(&plog, PLOG_ROI_REPAIR, "repair");
-		plog_repair_end(&plog, store);
-		usleep(2000);
-	}
-	return NULL;
+	PLOG_END((struct plog *)ctx, PLOG_ROI_REPAIR, "repair");
+	plog_repair_end(ctx, cxlpool_prot_store(pp));
 }
 
 /* ---- the patterns ----------------------------------------------------- */
 
-/* Block @b's k pieces in @buf under --layout split. */
-static void split_bufs(uint8_t *buf, void **bufs)
-{
-	for (int j = 0; j < o.scheme.k; j++)
-		bufs[j] = buf + (size_t)j * (o.chunk / (size_t)o.scheme.k);
-}
-
 /* Block @b under the layout: PROT_* as prot_read. */
 static int block_read(uint64_t b, uint8_t *buf)
 {
-	void *bufs[32];
-
-	if (!o.split)
-		return prot_read(store, b, buf);
-	split_bufs(buf, bufs);
-	return prot_read_stripe(store, b, bufs);
+	return cxlpool_prot_read(pp, b, buf);
 }
 
 static int block_write(uint64_t b, uint8_t *buf)
 {
-	void *bufs[32];
-
-	if (!o.split)
-		return prot_write(store, b, buf);
-	split_bufs(buf, bufs);
-	return prot_write_stripe(store, b, (const void *const *)bufs);
+	return cxlpool_prot_write(pp, b, buf);
 }
 
 /* Read block @b and check it; false when lost (never wrong: counted). */
@@ -523,7 +328,7 @@ static bool write_layer(uint64_t b0, uint64_t nb, uint8_t *buf)
 			content(s + j, version[s + j], buf + (size_t)j * o.chunk, o.chunk);
 			bufs[j] = buf + (size_t)j * o.chunk;
 		}
-		if (prot_write_stripe(store, s / (uint64_t)k, bufs)) {
+		if (cxlpool_prot_write_k(pp, s, bufs)) {
 			plog.writes_failed++;
 			ok = false;
 		}
@@ -574,17 +379,17 @@ static void populate(uint8_t *buf)
 		if (block_write(s, buf))
 			wl_fail(NAME, "cannot place block %llu under %s: it needs %d LDs of "
 				"distinct pools with room (have %d LDs)", (unsigned long long)s,
-				o.scheme_name, o.scheme.k + o.scheme.m, nlds);
+				o.scheme_name, o.scheme.k + o.scheme.m, cxlpool_prot_nlds(pp));
 	}
 	for (uint64_t s = 0; !o.split && s < nblocks / (uint64_t)k; s++) {
 		for (int j = 0; j < k; j++) {
 			content(s * k + j, 0, buf + (size_t)j * o.chunk, o.chunk);
 			bufs[j] = buf + (size_t)j * o.chunk;
 		}
-		if (prot_write_stripe(store, s, bufs))
+		if (cxlpool_prot_write_k(pp, s * k, bufs))
 			wl_fail(NAME, "cannot place stripe %llu under %s: it needs %d LDs of "
 				"distinct pools with room (have %d LDs)", (unsigned long long)s,
-				o.scheme_name, o.scheme.k + o.scheme.m, nlds);
+				o.scheme_name, o.scheme.k + o.scheme.m, cxlpool_prot_nlds(pp));
 	}
 	PLOG_END(&plog, PLOG_ROI_POPULATE, "populate");
 }
@@ -609,21 +414,12 @@ static void verify_all(uint8_t *buf, uint8_t *want)
 	PLOG_END(&plog, PLOG_ROI_VERIFY, "verify");
 }
 
-/* The store registered a failure: the point the runtime learnt of it. */
-static void on_failure(void *ctx, const struct prot_failure *f)
-{
-	plog_failure(ctx, f, ld_of(f->tag));
-}
-
 int main(int argc, char **argv)
 {
-	struct prot_config pc;
-	pthread_t repairer;
+	struct cxlpool_prot_opts po;
+	struct prot_store *store;
 	uint8_t *buf, *want;
-	double deadline;
 	uint64_t done_epochs_after = 0, i;
-	bool capacity_asked = false;
-	double asked_at = 0;
 
 	cxlbed_roi_arm();
 	t_start = wl_now();
@@ -631,43 +427,49 @@ int main(int argc, char **argv)
 	parse(argc, argv);
 	plog_init(&plog, NAME, o.scheme_name, o.pattern);
 	plog.layout = o.split ? "split" : "chunk";
-	guard_install();
-	plog.monitor = mon_start() == 0;
-	say("kernel event monitor %s", plog.monitor ? "up" : "not available");
 
-	/* the LDs the fabric manager bound at the start */
-	memset(&pc, 0, sizeof(pc));
-	pc.scheme = o.scheme;
 	nblocks = o.data / o.chunk;
 	if (!o.split)
 		nblocks -= nblocks % (uint64_t)o.scheme.k;
 	if (!strcmp(o.pattern, "sweep"))
 		nblocks -= nblocks % (o.layer / o.chunk);
-	/* the store's blocks are its chunks' data: k per block when split */
-	pc.chunk = o.split ? o.chunk / (size_t)o.scheme.k : o.chunk;
-	pc.blocks = o.split ? nblocks * (uint64_t)o.scheme.k : nblocks;
-	pc.on_failure = on_failure;
-	pc.ctx = &plog;
-	pc.copy_threads = o.scheme.m ? o.copy_threads : 0;
-	store = prot_new(&pc);
 	version = calloc(nblocks, sizeof(*version));
 	buf = aligned_alloc(64, o.chunk * (size_t)o.scheme.k);
 	want = aligned_alloc(64, o.chunk);
-	if (!store || !version || !buf || !want)
+	if (!version || !buf || !want)
 		wl_fail(NAME, "out of memory (--data %zu, --chunk %zu)", o.data, o.chunk);
-	deadline = wl_now() + o.wait_s;
-	while (take_new_lds(), nlds < o.lds && wl_now() < deadline)
-		usleep(100000);
-	if (nlds < o.lds)
-		wl_fail(NAME, "%d devdax LD(s) after %.0f s, %d wanted: bind them with "
-			"mode = devdax (docs/faults.md)", nlds, o.wait_s, o.lds);
+
+	/* the LDs the fabric manager bound at the start, under libcxlpool */
+	cxlpool_prot_opts_default(&po);
+	po.scheme = o.scheme;
+	po.block = o.chunk;
+	po.blocks = nblocks;
+	po.split = o.split;
+	po.copy_threads = o.copy_threads;
+	po.repair = o.repair;
+	po.repair_threads = o.repair_threads;
+	po.demand = o.demand;
+	po.lds = o.lds;
+	po.wait_s = o.wait_s;
+	po.from = NAME;
+	po.hooks = (struct cxlpool_prot_hooks){
+		.ctx = &plog, .note = hook_note, .capacity = hook_capacity,
+		.kernel_event = hook_kernel_event, .cost = hook_cost,
+		.demand = hook_demand, .failure = hook_failure,
+		.repair_begin = hook_repair_begin, .repair_bytes = hook_repair_bytes,
+		.repair_end = hook_repair_end,
+	};
+	pp = cxlpool_prot_open(&po);
+	if (!pp)
+		wl_fail(NAME, "%s", cxlpool_error());
+	store = cxlpool_prot_store(pp);
+	plog.monitor = cxlpool_prot_monitoring(pp);
 	populate(buf);
 	plog_stored(&plog, store, nblocks * o.chunk);
 	say("%llu blocks of %zu bytes written under %s (layout %s) over %d LDs",
-	    (unsigned long long)nblocks, o.chunk, o.scheme_name, plog.layout, nlds);
+	    (unsigned long long)nblocks, o.chunk, o.scheme_name, plog.layout,
+	    cxlpool_prot_nlds(pp));
 	announce("running");
-	if (o.repair && o.scheme.m)
-		pthread_create(&repairer, NULL, repair_main, NULL);
 
 	cxlbed_roi_begin(PLOG_ROI_EPOCH);
 	plog_epoch_begin(&plog);
@@ -676,20 +478,10 @@ int main(int argc, char **argv)
 		bool served;
 		double t0;
 
-		take_kernel_events();
-		if (i % o.check_every == 0) {
-			prot_check(store);
-			take_new_lds();
-			if (o.demand && o.scheme.m) {
-				uint64_t w = prot_wanted(store);
-
-				if (w && (!capacity_asked || wl_now() - asked_at > 30)) {
-					ask_capacity(w);
-					capacity_asked = true;
-					asked_at = wl_now();
-				}
-			}
-		}
+		if (i % o.check_every == 0)
+			cxlpool_prot_poll(pp);
+		else
+			cxlpool_prot_take_events(pp);
 		t0 = wl_now();
 		served = one_op(i, buf, want);
 		plog_op_time(&plog, wl_now() - t0);
@@ -708,29 +500,13 @@ int main(int argc, char **argv)
 	}
 	PLOG_END(&plog, PLOG_ROI_EPOCH, "epoch");
 	plog_epoch_end(&plog, store);
-	if (o.repair && o.scheme.m) {
-		/* let a repair under way finish before the final check */
-		struct prot_stats st;
-		double until = wl_now() + 10;
-
-		do {
-			take_kernel_events();
-			prot_check(store);
-			take_new_lds();
-			prot_get_stats(store, &st);
-			if (st.stripes_degraded && !st.stripes_unplaceable)
-				usleep(20000);
-		} while (st.stripes_degraded && !st.stripes_unplaceable && wl_now() < until);
-		atomic_store(&repair_stop, 1);
-		pthread_join(repairer, NULL);
-	}
-	take_kernel_events();
-	prot_check(store);
+	/* let a repair under way finish before the final check */
+	cxlpool_prot_settle(pp, 10);
 	announce("verify");
 	verify_all(buf, want);
 	say("verified: %llu ok, %llu lost, %llu corrupt", (unsigned long long)plog.final_ok,
 	    (unsigned long long)plog.final_lost, (unsigned long long)plog.corrupt);
-	mon_stop();
 	plog_print(&plog, store, stdout);
+	cxlpool_prot_close(pp);
 	return plog.corrupt ? 1 : 0;
 }

@@ -25,16 +25,16 @@ $(B)/guest/initramfs.cpio.gz: $(WL_BINS)
 ALL_TARGETS += $(WL_BINS)
 include workloads/pool/pool.mk
 
-# cxlbed-protect: the protection layer's workload (docs/faults.md); it
-# links the layer (guest/protect) and libtracefs, which the image builder
-# carries with it.
+# cxlbed-protect: a workload on libcxlpool's protected blocks
+# (docs/faults.md); it links libcxlpool, the protection layer
+# (guest/protect) and libtracefs, which the image builder carries with it.
 $(B)/guest/bin/cxlbed-protect: $(B)/obj/workloads/protect.o \
-		$(B)/obj/workloads/protect_log.o $(PROT_LIB) $(WL_LIB)
+		$(B)/obj/workloads/protect_log.o $(CP_LIB) $(PROT_LIB) $(WL_LIB)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -pthread -o $@ $^ $(PROT_LIBS)
+	$(CC) $(CFLAGS) -pthread -o $@ $^ $(CP_LIBS) $(PROT_LIBS)
 
 $(B)/obj/workloads/protect.o $(B)/obj/workloads/protect_log.o: \
-	WL_CFLAGS += -Iguest/protect $(shell pkg-config --cflags libtracefs)
+	WL_CFLAGS += -Iguest/protect -I$(CP_DIR) $(shell pkg-config --cflags libtracefs)
 
 $(B)/guest/initramfs.cpio.gz: $(B)/guest/bin/cxlbed-protect
 ALL_TARGETS += $(B)/guest/bin/cxlbed-protect

@@ -8,6 +8,9 @@ CP_SRCS := $(filter-out $(CP_DIR)/cxlpoold%.c,$(wildcard $(CP_DIR)/*.c))
 CP_OBJS := $(CP_SRCS:%.c=$(B)/obj/%.o)
 CP_LIB := $(B)/guest/lib/libcxlpool.a
 CP_CFLAGS = $(RT_CFLAGS) -I$(RT_DIR) -I$(CP_DIR) $(shell pkg-config --cflags libcxl numa)
+# protected.c (cxlpool_prot.h) sits on the protection layer: programs that
+# call it link $(PROT_LIB) and $(PROT_LIBS) after the library
+$(B)/obj/$(CP_DIR)/protected.o: CP_CFLAGS += -I$(PROT_DIR) $(shell pkg-config --cflags libtracefs)
 CP_LIBS := $(shell pkg-config --libs libcxl numa) -lpthread -lm
 
 $(B)/obj/$(CP_DIR)/%.o: $(CP_DIR)/%.c
