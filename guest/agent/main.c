@@ -191,6 +191,9 @@ int main(int argc, char **argv)
 			if (n > 0) {
 				lb_feed(&lb, buf, n);
 				while ((rc = lb_next(&lb, &line)) != 0) {
+					/* a host that missed our hellos asks: greet first */
+					if (!greeted)
+						send_hello();
 					greeted = true;
 					if (rc == -E2BIG) {
 						char *r = proto_reply_err(NULL,
