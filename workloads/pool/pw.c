@@ -146,6 +146,21 @@ void *pw_data(struct pw *w, size_t n)
 	case PW_FIRST_TOUCH:
 		p = map_first_touch(w, len);
 		break;
+	case PW_TPP:
+	case PW_DAMON:
+		/*
+		 * Placed as first-touch places them (the node is full, so the
+		 * reservation alone does not hold: the per-CPU page lists gave
+		 * tpp all 4.5 MiB locally), then under the default policy again,
+		 * so that the kernel may promote and demote them: a page under
+		 * MPOL_BIND to the CXL node is never misplaced.
+		 */
+		p = map_first_touch(w, len);
+		if (p && mbind(p, len, MPOL_DEFAULT, NULL, 0, 0)) {
+			munmap(p, len);
+			p = NULL;
+		}
+		break;
 	default:
 		p = map_pages(len, -1, 0);
 		break;
@@ -159,8 +174,11 @@ void pw_track(struct pw *w, void *p, size_t n)
 {
 	struct pw_region *r;
 
-	if (w->nreg >= PW_MAX_REGIONS)
+	if (w->nreg >= PW_MAX_REGIONS) {
+		/* untracked data would leave the hit ratio over part of it */
+		pw_fail(w, "more than %d data regions to track", PW_MAX_REGIONS);
 		return;
+	}
 	r = &w->reg[w->nreg++];
 	r->base = p;
 	r->len = (n + PAGE - 1) / PAGE * PAGE;

@@ -18,7 +18,7 @@
 #include "policy.h"
 
 #define PW_MAX_SAMPLES 256
-#define PW_MAX_REGIONS 64
+#define PW_MAX_REGIONS 512	/* kv: 8 sessions x 64 blocks */
 
 struct pw_opts {
 	double local_fraction;	/* of the data that fits the fast tier */
