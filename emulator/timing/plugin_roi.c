@@ -43,6 +43,7 @@ void write_report(void)
 		.ns_per_insn = tp.cfg.ns_per_insn, .skew_ns = tp.cfg.skew_ns,
 		.sync_timeouts = tp.sync_timeouts,
 		.stale_rejoins = tp.stale_rejoins,
+		.blocked_skips = tp.blocked_skips,
 		.share_waits = tp.share_waits, .armed = tp.armed == 2,
 		.together_waits = tp.together_waits,
 		.together_timeouts = tp.together_timeouts,

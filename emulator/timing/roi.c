@@ -205,11 +205,11 @@ bool roi_write_report(struct roi_log *l, const struct roi_report_ctx *ctx,
 	fprintf(f, ",\n  \"time\": \"modeled\",\n  \"armed\": %s,\n"
 		"  \"ns_per_insn\": %g,\n  \"skew_ns\": %" PRIu64 ",\n"
 		"  \"sync_timeouts\": %" PRIu64 ",\n  \"stale_rejoins\": %"
-		PRIu64 ",\n  \"share_waits\": %" PRIu64 ",\n"
+		PRIu64 ",\n  \"blocked_skips\": %" PRIu64 ",\n  \"share_waits\": %" PRIu64 ",\n"
 		"  \"together\": { \"waits\": %" PRIu64 ", \"timeouts\": %" PRIu64
 		", \"held_ns\": %" PRIu64 ", \"unarmed\": %" PRIu64 " },\n",
 		ctx->armed ? "true" : "false", ctx->ns_per_insn, ctx->skew_ns,
-		ctx->sync_timeouts, ctx->stale_rejoins, ctx->share_waits,
+		ctx->sync_timeouts, ctx->stale_rejoins, ctx->blocked_skips, ctx->share_waits,
 		ctx->together_waits, ctx->together_timeouts, ctx->together_held_ns,
 		ctx->together_unarmed);
 	if (ctx->clock.on)

@@ -98,6 +98,7 @@ struct roi_report_ctx {
 	uint64_t skew_ns;
 	uint64_t sync_timeouts;
 	uint64_t stale_rejoins;
+	uint64_t blocked_skips;
 	uint64_t share_waits;	/* misses that waited for a slower sharer */
 	bool armed;
 	struct roi_clock_report clock;

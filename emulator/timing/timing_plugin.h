@@ -56,6 +56,7 @@ struct vcpu {
 	uint64_t kick_ms;	/* host ms of the kick (a safety valve only) */
 	uint32_t icr_hi;	/* last APIC ICR high word it stored (destination) */
 	bool halted;
+	int tid;		/* its host thread (0: not seen yet) */
 };
 
 /* Guest clock figures for the report. */
@@ -92,6 +93,7 @@ struct tp_state {
 	unsigned int sync_timeout_ms;
 	uint64_t sync_timeouts;
 	uint64_t stale_rejoins;	/* clock jumps after a long silence */
+	uint64_t blocked_skips;	/* skew waits ended: the laggard slept in QEMU */
 	uint64_t share_waits;	/* see plugin_turn() */
 	uint64_t share_ns;	/* slack of the arbitration by modeled time */
 	uint64_t reloads;	/* configs read again at run time */
