@@ -17,7 +17,7 @@ echo "tiering policies, $(basename "$scn"), one run, modeled time (guest clock m
 bench_run "$scn"
 jq -r '.workloads[] | select(.output.policies) | .output as $o |
 	([$o.policies[] | select(.policy == "all-local") | .guest_ms][0]) as $base |
-	"  \($o.kind) on \(.host), local fraction \($o.local_fraction):",
+	"  \(.name) (\($o.kind)) on \(.host), local fraction \($o.local_fraction):",
 	($o.policies[] |
 	 "    \(.policy | . + " " * (12 - length)) " +
 	 (if .ok then "\(.guest_ms) ms" + (if $base then ", \(.guest_ms / $base * 100 | round / 100)x all-local" else "" end) +
