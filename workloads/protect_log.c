@@ -1,13 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "protect_log.h"
+#include "cxlpool_prot.h"
 #include "wl.h"
 
 #include <string.h>
-#include <sys/socket.h>
-#include <sys/un.h>
-#include <unistd.h>
 
-#define DEMAND_SOCK "/run/cxlbed-demand.sock"
 
 void plog_lock(struct plog *p)
 {
@@ -90,13 +87,8 @@ void plog_stored(struct plog *p, struct prot_store *s, uint64_t data_bytes)
 /* Tell the host at once (the agent forwards it as a fault-report event). */
 static void report_live(const struct plog *p, const struct plog_failure *r)
 {
-	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 	char msg[512];
-	int fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 
-	if (fd < 0)
-		return;
-	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", DEMAND_SOCK);
 	snprintf(msg, sizeof(msg), "{\"fault\": {\"from\": \"%s\", \"serial\": %llu, "
 		 "\"ld\": \"%s\", \"pool\": \"%s\", \"cause\": \"%s\", \"whole\": %s, "
 		 "\"bytes_at_risk\": %llu, \"blocks_lost\": %llu, \"t_guest_s\": %.6f}}",
@@ -104,8 +96,7 @@ static void report_live(const struct plog *p, const struct plog_failure *r)
 		 prot_cause_name(r->f.cause), r->f.whole_extent ? "true" : "false",
 		 (unsigned long long)r->f.bytes_at_risk, (unsigned long long)r->f.blocks_lost,
 		 r->t);
-	sendto(fd, msg, strlen(msg), 0, (struct sockaddr *)&sa, sizeof(sa));
-	close(fd);
+	cxlpool_tell_host(msg);
 }
 
 void plog_failure(struct plog *p, const struct prot_failure *f,

@@ -96,6 +96,10 @@ void cxlpool_prot_poll(struct cxlpool_prot *p);
  * the repair thread. */
 void cxlpool_prot_settle(struct cxlpool_prot *p, double max_s);
 
+/* One JSON object to the host, through the agent's socket (a datagram:
+ * dropped when no agent listens); the agent forwards what it knows
+ * (guest/agent/demand.c). */
+void cxlpool_tell_host(const char *msg);
 /* Tell the host that the program's phase @phase begins (a scheduled
  * fault may wait for it); @from names the program. */
 void cxlpool_announce_phase(const char *from, const char *phase);

@@ -17,7 +17,6 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/un.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "cxlpool_prot.h"
@@ -49,10 +48,7 @@ static __thread char error_text[256];
 
 static double now_s(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+	return (double)cp_now_ns() * 1e-9;
 }
 
 static void note(struct cxlpool_prot *p, const char *fmt, ...)
@@ -159,7 +155,7 @@ static int take_new_lds(struct cxlpool_prot *p)
 	return added;
 }
 
-static void send_datagram(const char *msg)
+void cxlpool_tell_host(const char *msg)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 	int fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
@@ -176,7 +172,7 @@ void cxlpool_announce_phase(const char *from, const char *phase)
 	char msg[160];
 
 	snprintf(msg, sizeof(msg), "{\"phase\": \"%s\", \"from\": \"%s\"}", phase, from);
-	send_datagram(msg);
+	cxlpool_tell_host(msg);
 }
 
 /* Ask the fabric manager for an LD of a pool the data does not use yet. */
@@ -196,7 +192,7 @@ static void ask_capacity(struct cxlpool_prot *p, uint64_t bytes)
 	}
 	snprintf(msg, sizeof(msg), "{\"want\": %llu, \"from\": \"%s\", \"mode\": "
 		 "\"devdax\", \"avoid\": [%s]}", (unsigned long long)bytes, p->from, pools);
-	send_datagram(msg);
+	cxlpool_tell_host(msg);
 	if (p->o.hooks.demand)
 		p->o.hooks.demand(p->o.hooks.ctx, bytes);
 }
