@@ -291,7 +291,8 @@ struct joined {
 	JsonObject *rec;
 	JsonArray *det;
 	double lat_min, resumed_max, at_risk, lost, repaired, busy, reprotected;
-	double normal, degraded;
+	JsonArray *effects;	/* one per exposed workload (host, name) */
+	double worst;		/* smallest degraded_vs_normal among them; -1 none */
 	bool any_modeled;
 };
 
@@ -359,14 +360,28 @@ static void add_detection(struct faults *f, struct fault_run *r, struct joined *
 	json_array_add_object_element(j->det, d);
 }
 
-/* What the workload's throughput did around the fault (modeled). */
+/*
+ * What the workload's throughput did around the fault (modeled), once per
+ * workload in `workloads`; `workload` is the one hit hardest (smallest
+ * degraded/normal): a fault that reached several hosts is judged by the
+ * one it slowed most.
+ */
 static void workload_effect(struct joined *j, const struct res_workload *w)
 {
 	int nn, nd;
 	double normal = epoch_rate(w->output, "normal", &nn);
 	double degraded = epoch_rate(w->output, "degraded", &nd);
-	JsonObject *o = json_object_new();
+	double ratio = normal > 0 && degraded > 0 ? degraded / normal : -1;
+	JsonObject *o;
 
+	for (guint i = 0; i < json_array_get_length(j->effects); i++) {
+		JsonObject *e = json_array_get_object_element(j->effects, i);
+
+		if (!strcmp(json_object_get_string_member(e, "host"), w->host) &&
+		    !strcmp(json_object_get_string_member(e, "workload"), w->name))
+			return;
+	}
+	o = json_object_new();
 	json_object_set_string_member(o, "host", w->host);
 	json_object_set_string_member(o, "workload", w->name);
 	json_object_set_string_member(o, "scheme",
@@ -375,15 +390,20 @@ static void workload_effect(struct joined *j, const struct res_workload *w)
 		json_object_set_double_member(o, "normal_ops_per_s", normal);
 	if (degraded > 0)
 		json_object_set_double_member(o, "degraded_ops_per_s", degraded);
-	if (normal > 0 && degraded > 0)
-		json_object_set_double_member(o, "degraded_vs_normal", degraded / normal);
+	if (ratio >= 0)
+		json_object_set_double_member(o, "degraded_vs_normal", ratio);
 	json_object_set_int_member(o, "epochs_normal", nn);
 	json_object_set_int_member(o, "epochs_degraded", nd);
 	json_object_set_string_member(o, "clock", "ops per modeled second (epoch ROIs)");
-	if (!json_object_has_member(j->rec, "workload"))
+	json_array_add_object_element(j->effects, json_object_ref(o));
+	if (!json_object_has_member(j->rec, "workload") ||
+	    (ratio >= 0 && (j->worst < 0 || ratio < j->worst))) {
 		json_object_set_object_member(j->rec, "workload", o);
-	else
+		if (ratio >= 0)
+			j->worst = ratio;
+	} else {
 		json_object_unref(o);
+	}
 }
 
 static void check(struct run_result *res, const char *name, bool pass, const char *fmt,
@@ -427,6 +447,8 @@ void fault_join(struct faults *f, struct run_result *res)
 	for (guint i = 0; i < f->runs->len; i++) {
 		js[i].rec = base_record(f, g_ptr_array_index(f->runs, i));
 		js[i].det = json_array_new();
+		js[i].effects = json_array_new();
+		js[i].worst = -1;
 		js[i].lat_min = js[i].resumed_max = js[i].reprotected = -1;
 	}
 	/* every failure a runtime registered, to the fault that caused it */
@@ -462,6 +484,7 @@ void fault_join(struct faults *f, struct run_result *res)
 		guint ndet = json_array_get_length(j->det);
 
 		json_object_set_array_member(j->rec, "detections", j->det);
+		json_object_set_array_member(j->rec, "workloads", j->effects);
 		json_object_set_boolean_member(j->rec, "detected", ndet > 0);
 		if (j->lat_min >= 0)
 			json_object_set_double_member(j->rec, "detection_ns", j->lat_min);

@@ -157,6 +157,83 @@ static void ms_cell(GString *s, JsonObject *o, const char *k)
 		g_string_append_printf(s, " %.3f |", v / 1e6);
 }
 
+/* A table cell of @v with two decimals, `-` when there is none (< 0). */
+static void num_cell(GString *s, double v, const char *end)
+{
+	if (v < 0)
+		g_string_append_printf(s, " - |%s", end);
+	else
+		g_string_append_printf(s, " %.2f |%s", v, end);
+}
+
+/* Detections of more than one host or workload: each on a row of its own. */
+static guint detections_of(const struct run_result *r)
+{
+	guint n = 0;
+
+	for (guint i = 0; i < r->faults->len; i++) {
+		JsonObject *f = g_ptr_array_index(r->faults, i);
+
+		if (json_object_has_member(f, "detections"))
+			n += json_array_get_length(json_object_get_array_member(f, "detections"));
+	}
+	return n;
+}
+
+/* The degraded/normal of @host's @workload in @f's `workloads`, or -1. */
+static double effect_of(JsonObject *f, const char *host, const char *workload)
+{
+	JsonArray *a = json_object_has_member(f, "workloads") ?
+		       json_object_get_array_member(f, "workloads") : NULL;
+
+	for (guint i = 0; a && i < json_array_get_length(a); i++) {
+		JsonObject *e = json_array_get_object_element(a, i);
+
+		if (!g_strcmp0(json_object_get_string_member_with_default(e, "host", ""), host) &&
+		    !g_strcmp0(json_object_get_string_member_with_default(e, "workload", ""),
+			       workload))
+			return num(e, "degraded_vs_normal");
+	}
+	return -1;
+}
+
+/* Per host: a fault in a shared pool node reaches every host that borrowed from it. */
+static void fault_hosts_md(GString *s, const struct run_result *r)
+{
+	if (detections_of(r) < 2)
+		return;
+	g_string_append(s, "\nEach host's view (modeled ms after the injection):\n\n"
+			"| fault | host | workload | cause | detected after (ms) | served again "
+			"after (ms) | repair GiB/s | lost MiB | degraded / normal |\n"
+			"|---|---|---|---|---|---|---|---|---|\n");
+	for (guint i = 0; i < r->faults->len; i++) {
+		JsonObject *f = g_ptr_array_index(r->faults, i);
+		JsonArray *d = json_object_has_member(f, "detections") ?
+			       json_object_get_array_member(f, "detections") : NULL;
+
+		for (guint k = 0; d && k < json_array_get_length(d); k++) {
+			JsonObject *e = json_array_get_object_element(d, k);
+			const char *host = json_object_get_string_member_with_default(e, "host", "");
+			const char *wl = json_object_get_string_member_with_default(e, "workload", "");
+			double eff = effect_of(f, host, wl);
+
+			g_string_append_printf(s, "| %s | %s | %s | %s |",
+					       json_object_get_string_member(f, "name"), host, wl,
+					       json_object_get_string_member_with_default(e, "cause", ""));
+			ms_cell(s, e, "detection_ns");
+			if (num(e, "detected_modeled_ns") >= 0 && num(e, "stall_ns") >= 0 &&
+			    num(e, "detection_ns") >= 0)
+				g_string_append_printf(s, " %.3f |", (num(e, "detection_ns") +
+						       num(e, "stall_ns")) / 1e6);
+			else
+				g_string_append(s, " - |");
+			num_cell(s, num(e, "repair_gibps"), "");
+			g_string_append_printf(s, " %.1f |", num(e, "bytes_lost") / 1048576.0);
+			num_cell(s, eff, "\n");
+		}
+	}
+}
+
 void fault_report_md(GString *s, const struct run_result *r)
 {
 	if (!r->faults->len)
@@ -191,16 +268,11 @@ void fault_report_md(GString *s, const struct run_result *r)
 		ms_cell(s, f, "detection_ns");
 		ms_cell(s, f, "resumed_ns");
 		ms_cell(s, rec, "reprotected_ns");
-		if (num(rec, "gibps") >= 0)
-			g_string_append_printf(s, " %.2f |", num(rec, "gibps"));
-		else
-			g_string_append(s, " - |");
+		num_cell(s, num(rec, "gibps"), "");
 		g_string_append_printf(s, " %.1f | %.1f |", num(f, "bytes_at_risk") / 1048576.0,
 				       num(f, "bytes_lost") / 1048576.0);
-		if (num(wl, "degraded_vs_normal") >= 0)
-			g_string_append_printf(s, " %.2f |\n", num(wl, "degraded_vs_normal"));
-		else
-			g_string_append(s, " - |\n");
+		num_cell(s, num(wl, "degraded_vs_normal"), "\n");
 	}
+	fault_hosts_md(s, r);
 	g_string_append_printf(s, "\n![faults timeline](%s)\n", FAULT_SVG_FILE);
 }

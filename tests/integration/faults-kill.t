@@ -4,12 +4,13 @@
 # a layer sweep) or Reed-Solomon 4+2 (two killed) across pool nodes and
 # loses nothing, every block's checksum
 # verified at the end; without protection the killed node's blocks are
-# reported lost and no wrong value is returned as good. Detection and
+# reported lost and no wrong value is returned as good. Two hosts that
+# borrow from the same pool nodes both fail over when one dies. Detection and
 # resumed service are measured in modeled time and must be within 100 ms.
 # A bad fault section is refused with FILE:LINE before anything starts.
 . "$(dirname "$0")/lib.sh"
 need_image
-plan 30
+plan 38
 
 # 0. bad input: exit 2, FILE:LINE, no QEMU started
 printf '[scenario]\ntopology = %s/topologies/faults-rep.topo\n[fault f]\nkind = melt\n' \
@@ -73,6 +74,25 @@ check "rs4+2: two nodes killed, 0 bytes lost, every block verified" \
 	test "$(wl "$out" '.final_ok > 0 and .final_lost == 0 and .corrupt == 0 and .reads_lost == 0')" = true
 check "rs4+2: memory overhead 1.5x reported" test "$(wl "$out" .overhead)" = 1.5
 check "rs4+2: no QEMU left behind" no_qemu_left "$out"
+
+# 2b. two hosts borrow from the same pool nodes: one kill reaches both
+out=$outroot/2host
+"$cxlbed" run --out "$out" "$top/workloads/scenarios/faults-kill-2host.scn" >"$outroot/2host.log" 2>&1
+ok $? "2host: the run passes"
+check "2host: both hosts detected the kill" \
+	test "$(sj "$out" '[.faults[0].detections[].host] | unique | length')" = 2
+check "2host: service resumed within 100 ms modeled on both" \
+	test "$(sj "$out" '.faults[0] | .resumed_ns < 1e8 and ([.detections[] | select(.stall_ns >= 0) | .host] | unique | length) == 2')" = true
+check "2host: each host re-protected onto the surviving node" \
+	test "$(sj "$out" '[.faults[0].detections[] | select(.repaired_bytes > 0) | .host] | unique | length')" = 2
+check "2host: 0 bytes lost on either host, every block verified, no corrupt value" \
+	test "$(jq -r '[.workloads[].output | select(.final_ok > 0 and .final_lost == 0 and .corrupt == 0)] | length' "$out/summary.json")" = 2
+check "2host: each host's throughput around the fault is reported, the worst as the fault's" \
+	test "$(sj "$out" '.faults[0] | (.workloads | length) == 2 and .workload.degraded_vs_normal == ([.workloads[].degraded_vs_normal] | min)')" = true
+sj "$out" '.faults[0].detections[] | "2host: \(.host): detection \(.detection_ns/1e6) ms, served again \((.detection_ns + .stall_ns)/1e6) ms, repair \(.repair_gibps) GiB/s (modeled)"' | diag
+check "2host: report.md has a row for each host's view of the fault" \
+	sh -c "grep -q '^| kill-p1 | h0 | kv |' '$out/report.md' && grep -q '^| kill-p1 | h1 | kv |' '$out/report.md'"
+check "2host: no QEMU left behind" no_qemu_left "$out"
 
 # 3. no protection: the loss is reported, never returned as good
 out=$outroot/none
