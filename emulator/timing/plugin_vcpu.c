@@ -392,6 +392,12 @@ void on_store(unsigned int vi, qemu_plugin_meminfo_t info, uint64_t vaddr,
 	on_mem(vi, info, vaddr, true);
 }
 
+/* cost=calls: what QEMU's callback alone costs (the benchmark's ladder). */
+void on_mem_nothing(unsigned int vi, qemu_plugin_meminfo_t info,
+		    uint64_t vaddr, void *udata)
+{
+}
+
 /*
  * With the guest kernel modeled from early on, its stores to device
  * registers (ioremap and fixmap space) are left alone: looking up the

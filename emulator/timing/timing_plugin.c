@@ -98,8 +98,14 @@ static void instrument(struct qemu_plugin_tb *tb, bool full)
 		if (count)
 			qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(
 				insn, QEMU_PLUGIN_INLINE_ADD_U64, insns, 1);
-		if (!memory)
+		if (!memory || tp.cost == TP_COST_COUNT)
 			continue;
+		if (tp.cost == TP_COST_CALLS) {
+			qemu_plugin_register_vcpu_mem_cb(insn, on_mem_nothing,
+							 QEMU_PLUGIN_CB_NO_REGS,
+							 QEMU_PLUGIN_MEM_RW, NULL);
+			continue;
+		}
 		qemu_plugin_register_vcpu_mem_cb(insn, on_load,
 						 QEMU_PLUGIN_CB_NO_REGS,
 						 QEMU_PLUGIN_MEM_R, NULL);
@@ -165,6 +171,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 
 	tp.id = id;
 	tp.stores = true;
+	tp.cost = TP_COST_MODEL;
 	tp.kernel = false;	/* see instrument() */
 	tp.sync_timeout_ms = 2000;
 	tp.stale_ms = 200;
@@ -185,7 +192,16 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 			arm_boot = !strcmp(val, "boot");
 			tp.never_arm = !strcmp(val, "never");
 		}
-		else if (!strcmp(key, "stores")) {
+		else if (!strcmp(key, "cost")) {
+			if (!strcmp(val, "count"))
+				tp.cost = TP_COST_COUNT;
+			else if (!strcmp(val, "calls"))
+				tp.cost = TP_COST_CALLS;
+			else if (!strcmp(val, "model"))
+				tp.cost = TP_COST_MODEL;
+			else
+				return fail("cxlbed-timing: bad cost=%s (count, calls or model)\n", val);
+		} else if (!strcmp(key, "stores")) {
 			if (!qemu_plugin_bool_parse(key, val, &tp.stores))
 				return fail("cxlbed-timing: bad stores=%s\n", val);
 		} else if (!strcmp(key, "kernel")) {

@@ -88,6 +88,12 @@ struct tp_state {
 	int armed;		/* 0 no, 1 requested, 2 instrumented */
 	bool never_arm;		/* arm=never: markers time regions, no model */
 	bool stores;
+	/*
+	 * What an armed vCPU pays for (cost=, the overhead benchmark's
+	 * ladder): instruction counts only, plus a memory callback that
+	 * returns at once, or the whole model (the default).
+	 */
+	enum { TP_COST_COUNT, TP_COST_CALLS, TP_COST_MODEL } cost;
 	char *report;
 	const char *config_path;
 	unsigned int sync_timeout_ms;
@@ -129,6 +135,8 @@ void on_load(unsigned int vi, qemu_plugin_meminfo_t info, uint64_t vaddr,
 	     void *udata);
 void on_store(unsigned int vi, qemu_plugin_meminfo_t info, uint64_t vaddr,
 	      void *udata);
+void on_mem_nothing(unsigned int vi, qemu_plugin_meminfo_t info,
+		    uint64_t vaddr, void *udata);
 void on_store_kernel(unsigned int vi, qemu_plugin_meminfo_t info,
 		     uint64_t vaddr, void *udata);
 uint64_t host_ms(void);
