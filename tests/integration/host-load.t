@@ -27,6 +27,18 @@ apart() {  # column $2 of $1.q and $1.b that differ by more than 2%
 			print $1 ": " q " vs " b }'
 }
 
+# After a failed comparison: each run's regions as the timing model saw
+# them (what took the modeled time: the region's own instructions, the
+# kernel's, clock interrupts, stalls), so that a CI log explains it.
+rois() {
+	for run in quiet busy; do
+		jq -r --arg r "$run" '.rois[] | "\($r) roi \(.id) vcpu \(.vcpu): \(.modeled_ns) ns, \(.insns) insns (kernel \(.kernel_insns)), \(.clock_irqs) clock irqs, stall \(.stall_ns) ns, \(.accesses) accesses, llc misses \(.llc_misses), reads local/cxl \(.mem_reads_local)/\(.mem_reads_cxl)"' \
+			"$outroot/$1-$run"/timing-h*.json 2>/dev/null | diag
+		jq -r --arg r "$run" '.workloads[] | "\($r) \(.name)\(.node // ""): on_node \(.output.on_node // "-"), rois \([.output.rois[]?.id] | join(","))"' \
+			"$outroot/$1-$run/summary.json" 2>/dev/null | diag
+	done
+}
+
 # SCENARIO NAME [REGEX REASON]: the same run quiet and with both host
 # cores spinning. Figures whose names match REGEX are a known gap: their
 # check is one TAP TODO giving REASON, the others are checked as usual.
@@ -53,6 +65,7 @@ quiet_and_busy() {
 	lat=$(apart "$outroot/$name" 3 | grep -v -e "${qb_todo:-^\$}")
 	bw=$(apart "$outroot/$name" 4 | grep -v -e "${qb_todo:-^\$}")
 	check "$name: latency within 2% busy vs quiet${qb_todo:+ (those matching $qb_todo apart)}${lat:+ ($(one_line "$lat"))}" [ -z "$lat" ]
+	[ -z "$last_failed" ] || rois "$name"
 	check "$name: bandwidth within 2% busy vs quiet${qb_todo:+ (those matching $qb_todo apart)}${bw:+ ($(one_line "$bw"))}" [ -z "$bw" ]
 	[ -n "$qb_todo" ] || return 0
 	far=$( { apart "$outroot/$name" 3; apart "$outroot/$name" 4; } | grep -e "$qb_todo")
