@@ -166,7 +166,7 @@ static void num_cell(GString *s, double v, const char *end)
 		g_string_append_printf(s, " %.2f |%s", v, end);
 }
 
-/* Detections of more than one host or workload: each on a row of its own. */
+/* Detections over every fault: two or more get a row each (fault_hosts_md). */
 static guint detections_of(const struct run_result *r)
 {
 	guint n = 0;
@@ -221,8 +221,8 @@ static void fault_hosts_md(GString *s, const struct run_result *r)
 					       json_object_get_string_member(f, "name"), host, wl,
 					       json_object_get_string_member_with_default(e, "cause", ""));
 			ms_cell(s, e, "detection_ns");
-			if (num(e, "detected_modeled_ns") >= 0 && num(e, "stall_ns") >= 0 &&
-			    num(e, "detection_ns") >= 0)
+			/* stall_ns is there only beside a detection: served again after both */
+			if (num(e, "stall_ns") >= 0 && num(e, "detection_ns") >= 0)
 				g_string_append_printf(s, " %.3f |", (num(e, "detection_ns") +
 						       num(e, "stall_ns")) / 1e6);
 			else
