@@ -11,7 +11,11 @@
  * one only if its score beats the fast one's by a relative margin AND by
  * more than sampling noise (z standard deviations of the difference of
  * two Poisson counts, z growing with how many units are compared): with
- * uniform access nothing moves however the samples fall. A unit also stays where it was put for `dwell` epochs.
+ * uniform access nothing moves however the samples fall. The noise is
+ * that of the observations, not of the weights they carry: one sampled
+ * access standing for 16 (rt_class_sample) is one observation, with 16
+ * times the spread of a count of 16 (rt_class_touch). A unit also stays
+ * where it was put for `dwell` epochs.
  * Free room in the fast tier is filled with any unit whose score clears
  * `min_score`. Backend-neutral: no memory is touched here.
  */
@@ -38,6 +42,8 @@ struct rt_classifier {
 	uint32_t in_fast;	/* units there now */
 	float *score;		/* decayed access count */
 	float *fresh;		/* accesses this epoch, folded in at the epoch */
+	float *var;		/* the score's variance, decayed alike */
+	float *fresh_var;	/* this epoch's part of it */
 	uint8_t *fast;		/* 1: in the fast tier */
 	uint32_t *moved;	/* epoch of the unit's last move */
 	uint32_t epoch;
@@ -50,13 +56,27 @@ int rt_class_init(struct rt_classifier *c, const struct rt_class_params *p,
 		  uint32_t n, uint32_t capacity);
 void rt_class_fini(struct rt_classifier *c);
 
-/* @weight accesses of @unit (a hint or a sample). Not thread-safe with
- * rt_class_plan; the caller serialises. */
+/* @count accesses of @unit, each one observed (a count: its variance is
+ * the count). Not thread-safe with rt_class_epoch; the caller serialises. */
 static inline void rt_class_touch(struct rt_classifier *c, uint32_t unit,
-				  float weight)
+				  float count)
 {
-	if (unit < c->n)
+	if (unit < c->n) {
+		c->fresh[unit] += count;
+		c->fresh_var[unit] += count;
+	}
+}
+
+/* One observed access of @unit standing for @weight accesses (one of a
+ * sample of 1 in @weight): the score grows by @weight, its variance by
+ * @weight squared. */
+static inline void rt_class_sample(struct rt_classifier *c, uint32_t unit,
+				   float weight)
+{
+	if (unit < c->n) {
 		c->fresh[unit] += weight;
+		c->fresh_var[unit] += weight * weight;
+	}
 }
 
 /* Record where a unit is now (initial placement, or a move the caller
@@ -74,11 +94,12 @@ void rt_class_set_fast(struct rt_classifier *c, uint32_t unit, bool fast);
 void rt_class_epoch(struct rt_classifier *c, uint32_t *promote, size_t *np,
 		    uint32_t *demote, size_t *nd, size_t max);
 
-/* Would a unit with score @hot be worth swapping in for one with @cold?
- * (_z: with noise bound @z instead of p->z; an epoch uses at least
+/* Would a unit with score @hot be worth swapping in for one with @cold,
+ * both plain counts? (_var: scores whose difference has variance @var,
+ * noise bound @z instead of p->z; an epoch uses at least
  * sqrt(2 ln(slow units x fast units)), see classify.c.) */
 bool rt_class_worth(const struct rt_class_params *p, double hot, double cold);
-bool rt_class_worth_z(const struct rt_class_params *p, double hot, double cold,
-		      double z);
+bool rt_class_worth_var(const struct rt_class_params *p, double hot,
+			double cold, double var, double z);
 
 #endif

@@ -85,8 +85,11 @@ enum cxlpool_place {
 void *cxlpool_alloc(struct cxlpool *p, size_t n, enum cxlpool_place where);
 void cxlpool_free(struct cxlpool *p, void *ptr);
 
-/* Managed memory: @weight accesses to [addr, addr + len) (a hint, or one
- * of a sample of accesses). Cheap: a counter per page. */
+/* Managed memory: one observed access to [addr, addr + len) standing for
+ * @weight accesses (1: a plain hint; 16: one of a 1-in-16 sample). The
+ * classifier weighs the evidence by observations: a page hinted once at
+ * weight 16 is not as surely hot as one hinted 16 times. Cheap: a counter
+ * per page. */
 void cxlpool_hint(struct cxlpool *p, const void *addr, size_t len, float weight);
 /* Run one classification epoch now (the helper runs them every epoch_us). */
 void cxlpool_rebalance(struct cxlpool *p);

@@ -193,6 +193,11 @@ uint64_t cp_objs_epoch(struct cxlpool_objs *o)
 	return t;
 }
 
+uint64_t cp_objs_moves(const struct cxlpool_objs *o)
+{
+	return (o->promoted + o->dropped) / (o->size ? o->size : 1);
+}
+
 void cp_objs_stats(struct cxlpool_objs *o, struct cxlpool_stats *st)
 {
 	/* called with p->lock held */

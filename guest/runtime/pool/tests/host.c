@@ -79,6 +79,27 @@ static void test_managed(void)
 	cxlpool_close(p);
 }
 
+/*
+ * The helper sleeps epoch_us between epochs, longer while they move
+ * nothing: 100 ms at a 20 ms period is at most 5 of them, here 2 or 3
+ * (20 + 40 ms, then 80). Its deadline once was on the wrong clock and it
+ * ran thousands. A busy host may delay the helper, never make it run
+ * early.
+ */
+static void test_epoch_period(void)
+{
+	struct cxlpool *p = open_pool(16 * 4096, 20000);
+	char *m = cxlpool_alloc(p, 64 * 4096, CXLPOOL_MANAGED);
+	struct cxlpool_stats st;
+
+	usleep(100000);
+	cxlpool_stats(p, &st);
+	ok(m && st.epochs >= 1 && st.epochs <= 5,
+	   "the helper ran %llu epochs in 100 ms at epoch_us 20000 (at most 5)",
+	   (unsigned long long)st.epochs);
+	cxlpool_close(p);
+}
+
 /* Rows hold their own number: any torn or stale copy shows. */
 static void test_objects(void)
 {
@@ -173,12 +194,13 @@ int main(void)
 
 	if (n <= 0)
 		plan_skip_all("no NUMA sysfs on this host");
-	plan(15);
+	plan(16);
 	ok(t[0].kind == CXLPOOL_LOCAL && t[0].size > 0,
 	   "tiers: node %d is local, %llu MiB", t[0].node,
 	   (unsigned long long)(t[0].size >> 20));
 	test_budget();
 	test_managed();
+	test_epoch_period();
 	test_objects();
 	test_stream();
 	return done_testing();
