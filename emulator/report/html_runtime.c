@@ -30,6 +30,7 @@ static void policies(GString *s, const struct res_workload *w, JsonArray *pols)
 					    "fast hit ratio", "moved MiB", "prefetch timely",
 					    "late", "useless", NULL };
 	g_autofree char *svg = policy_report_svg(w);
+	g_autofree char *reading = policy_report_reading(w);
 	g_autofree char *head = g_strdup_printf("%s on %s (local fraction %.2f)",
 		json_object_get_string_member_with_default(w->output, "kind", "?"), w->host,
 		num(w->output, "local_fraction", 0));
@@ -69,6 +70,11 @@ static void policies(GString *s, const struct res_workload *w, JsonArray *pols)
 		g_string_append(s, "</tr>\n");
 	}
 	g_string_append(s, "</table>\n");
+	if (reading) {
+		g_string_append(s, "<p class=\"note\">");
+		html_esc(s, reading);
+		g_string_append(s, "</p>\n");
+	}
 	if (svg)
 		figure(s, svg);
 }

@@ -32,6 +32,58 @@ JsonArray *policy_report_policies(const struct res_workload *w)
 	return json_object_get_array_member(w->output, "policies");
 }
 
+/* Local bytes a policy may hold past its limit before its time stops
+ * being comparable (page-granular placement rounds up a little). */
+#define OVER_LIMIT_SLACK 1.05
+
+static bool over_limit(JsonObject *p)
+{
+	double limit = num(p, "local_limit", 0);
+
+	return limit > 0 && num(p, "fast_bytes_max", 0) > limit * OVER_LIMIT_SLACK;
+}
+
+char *policy_report_reading(const struct res_workload *w)
+{
+	JsonArray *pols = policy_report_policies(w);
+	GString *s;
+	double lo = -1, hi = -1;
+	int held = 0;
+
+	if (!pols)
+		return NULL;
+	s = g_string_new(json_object_get_string_member_with_default(w->output, "reading", ""));
+	for (guint i = 0; i < json_array_get_length(pols); i++) {
+		JsonObject *p = json_array_get_object_element(pols, i);
+		double ms = num(p, "guest_ms", -1);
+
+		if (over_limit(p)) {
+			g_string_append_printf(s, "%s%s held up to %.1f MiB in local DRAM against "
+					       "its limit of %.1f MiB: its time is not comparable "
+					       "with the others'.", s->len ? " " : "",
+					       json_object_get_string_member_with_default(p, "policy", "?"),
+					       num(p, "fast_bytes_max", 0) / (1024.0 * 1024.0),
+					       num(p, "local_limit", 0) / (1024.0 * 1024.0));
+			continue;
+		}
+		if (num(p, "local_limit", 0) <= 0 || ms <= 0 ||
+		    !json_object_get_boolean_member_with_default(p, "ok", FALSE))
+			continue;
+		held++;
+		if (lo < 0 || ms < lo)
+			lo = ms;
+		if (ms > hi)
+			hi = ms;
+	}
+	if (held >= 2)
+		g_string_append_printf(s, "%sThe %d policies that held the local limit took "
+				       "%.1f to %.1f ms: the slowest %.1f%% over the fastest.",
+				       s->len ? " " : "", held, lo, hi, 100.0 * (hi - lo) / lo);
+	if (!s->len)
+		return g_string_free(s, TRUE), NULL;
+	return g_string_free(s, FALSE);
+}
+
 char *policy_report_svg_name(const struct res_workload *w)
 {
 	return g_strdup_printf("hit-ratio-%s-%s.svg", w->name, w->host);
@@ -171,6 +223,10 @@ static void one_workload(GString *s, const struct res_workload *w, JsonArray *po
 	{
 		g_autofree char *svg = policy_report_svg(w);
 		g_autofree char *name = svg ? policy_report_svg_name(w) : NULL;
+		g_autofree char *reading = policy_report_reading(w);
+
+		if (reading)
+			g_string_append_printf(s, "\n%s\n", reading);
 
 		if (svg)
 			g_string_append_printf(s, "\nFast-tier hit ratio over time: [%s](%s).\n",

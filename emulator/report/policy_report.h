@@ -28,6 +28,14 @@ void policy_report_each(GString *s, const struct run_result *r, const char *head
 void policy_report_md(GString *s, const struct run_result *r);
 /* The policies of a `cxlbed-pool` workload's output; NULL for any other. */
 JsonArray *policy_report_policies(const struct res_workload *w);
+/*
+ * How to read @w's policies: the workload's own reading (what tiering can
+ * gain on it), each policy that held more local memory than its limit
+ * (its time is not comparable), and how far apart the policies that held
+ * the limit came. Plain text; NULL when there is nothing to say; caller
+ * frees.
+ */
+char *policy_report_reading(const struct res_workload *w);
 /* hit-ratio-NAME-HOST.svg: the file of @w's plot; caller frees. */
 char *policy_report_svg_name(const struct res_workload *w);
 /* @w's fast-tier hit ratio over time, one line per policy (an SVG

@@ -6,7 +6,7 @@
  */
 #include "tap.h"
 #include "fault_report.h"
-#include "result_read.h"
+#include "report_test.h"
 
 /* One kill seen by two hosts; h1's figures partly missing. */
 static const char summary[] =
@@ -24,16 +24,7 @@ static const char summary[] =
 
 static GString *render(const char *json)
 {
-	g_autoptr(JsonParser) p = json_parser_new();
-	g_autoptr(run_result) r = NULL;
-	GString *s = g_string_new(NULL);
-
-	if (!json_parser_load_from_data(p, json, -1, NULL))
-		return s;
-	r = result_from_json(json_node_get_object(json_parser_get_root(p)));
-	if (r)
-		fault_report_md(s, r);
-	return s;
+	return render_section(json, fault_report_md);
 }
 
 int main(void)

@@ -25,11 +25,32 @@
 #include "pw.h"
 
 static const struct pw_workload workloads[] = {
-	{ "layers", "layer sweep, weights 4x the local limit", wl_layers },
-	{ "kv", "KV-cache offload, sessions decoding in order", wl_kv },
-	{ "embed", "embedding gather, Zipf or uniform rows", wl_embed },
-	{ "adam", "optimizer-state offload, moments touched once a step", wl_adam },
-	{ "gups", "random updates, no hot set", wl_gups },
+	{ "layers", "layer sweep, weights 4x the local limit",
+	  "Every layer is read once a sweep, in a known order: a far layer costs "
+	  "its transfer, which a prefetch can hide behind the layers before it, so "
+	  "the best a policy can do is the overlap bound, max(compute, transfer); "
+	  "placing by heat gains nothing, since every layer is as hot as the next.",
+	  wl_layers },
+	{ "kv", "KV-cache offload, sessions decoding in order",
+	  "Each step reads every session's blocks in order and appends to them: "
+	  "reading ahead can hide the far tier, and how often a block is read "
+	  "within a step decides whether copying it in pays.",
+	  wl_kv },
+	{ "embed", "embedding gather, Zipf or uniform rows",
+	  "With Zipf-skewed rows a few rows take most lookups, so keeping the "
+	  "hottest rows local lifts the hit ratio well above the local fraction; "
+	  "with uniform rows there is nothing to find.",
+	  wl_embed },
+	{ "adam", "optimizer-state offload, moments touched once a step",
+	  "Each moment is touched once a step: no reuse within a step for heat "
+	  "to find, only the next parameters' state to stream in ahead of use.",
+	  wl_adam },
+	{ "gups", "random updates, no hot set",
+	  "Every word is as likely to be updated as any other: there is no hot "
+	  "set, so whichever part of the table is local serves that share of the "
+	  "updates, and moving pages only costs. Policies that hold the local "
+	  "limit should be within 10% of each other.",
+	  wl_gups },
 };
 
 static __attribute__((noreturn)) void usage(int rc)
@@ -359,9 +380,11 @@ int main(int argc, char **argv)
 		pw_limit_release(fast);
 	}
 
-	printf("{\"workload\":\"pool\",\"kind\":\"%s\",\"what\":\"%s\",\"fast_node\":%d,"
-	       "\"far_node\":%d,\"local_fraction\":%.3f,\"clock\":\"guest\"", wl->name,
-	       wl->what, fast, far, o.local_fraction);
+	printf("{\"workload\":\"pool\",\"kind\":\"%s\",\"what\":\"%s\",\"reading\":", wl->name,
+	       wl->what);
+	json_str(stdout, wl->reading);
+	printf(",\"fast_node\":%d,\"far_node\":%d,\"local_fraction\":%.3f,\"clock\":\"guest\"",
+	       fast, far, o.local_fraction);
 	printf(",\"knobs\":{\"scan_delay_ms\":%u,\"scan_period_min_ms\":%u,\"scan_period_max_ms\":%u,"
 	       "\"hot_threshold_ms\":%u,\"damon_sample_us\":%u,\"damon_aggr_us\":%u,"
 	       "\"damon_update_us\":%u,\"damon_hot_pct\":%u,\"damon_cold_age\":%u}",

@@ -112,6 +112,8 @@ double pw_now_ms(void);
 struct pw_workload {
 	const char *name;
 	const char *what;
+	/* how to read the policies' figures on it: what tiering can gain */
+	const char *reading;
 	int (*run)(struct pw *w);
 };
 
