@@ -109,7 +109,9 @@ int wl_embed(struct pw *w)
 {
 	uint32_t rows = w->o.scale ? (uint32_t)w->o.scale : 16384;
 	int steps = w->o.steps ? w->o.steps : 8;
-	size_t n = (size_t)rows * 8, per_step;
+	/* a step looks up as many rows as the table has: --steps is how many
+	 * lookups each row gets on average */
+	size_t n = (size_t)rows * (size_t)steps, per_step;
 	double s = w->o.zipf, want = 0, got = 0, orc;
 	float *table, *acc;
 	uint16_t *ids;

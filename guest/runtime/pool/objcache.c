@@ -76,6 +76,17 @@ struct cxlpool_objs *cxlpool_objs_open(struct cxlpool *p, const void *base,
 	o->n = n;
 	o->nslots = (uint32_t)nslots;
 	rt_class_params_default(&cp);
+	/*
+	 * Objects are small and each lookup is counted: heat is told apart
+	 * by many epochs of counts, not one. A long memory (half-life about
+	 * 70 epochs) and three lookups before an object takes a free slot:
+	 * filled with objects seen once, the slots kept rows that were
+	 * merely early, and the pair-wise noise bound rightly refused to
+	 * swap them for rows only a little hotter (Zipf 0.99 over 16384 rows,
+	 * simulated: hit 0.809 against the oracle's 0.861; 0.829 so).
+	 */
+	cp.decay = 0.99;
+	cp.min_score = 3;
 	o->slot_of = malloc(n * sizeof(*o->slot_of));
 	o->count = calloc(n, sizeof(*o->count));
 	o->free_slots = malloc((nslots ? nslots : 1) * sizeof(*o->free_slots));
