@@ -277,6 +277,8 @@ on_mem_slow(unsigned int vi, qemu_plugin_meminfo_t info, uint64_t vaddr,
 	if (!v && !(v = vcpu_get(vi)))
 		return;
 	v->last_vline = vline;
+	if (tp.cost == TP_COST_LINES)	/* the benchmark's ladder: no model */
+		return;
 	now = tm_now(&v->clk, v->cnt->insns);
 	go = tm_mem_access(&tp.mem, &v->mem, pa, store, now);
 	v->clk.stall_ns += go - now;

@@ -197,10 +197,12 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 				tp.cost = TP_COST_COUNT;
 			else if (!strcmp(val, "calls"))
 				tp.cost = TP_COST_CALLS;
+			else if (!strcmp(val, "lines"))
+				tp.cost = TP_COST_LINES;
 			else if (!strcmp(val, "model"))
 				tp.cost = TP_COST_MODEL;
 			else
-				return fail("cxlbed-timing: bad cost=%s (count, calls or model)\n", val);
+				return fail("cxlbed-timing: bad cost=%s (count, calls, lines or model)\n", val);
 		} else if (!strcmp(key, "stores")) {
 			if (!qemu_plugin_bool_parse(key, val, &tp.stores))
 				return fail("cxlbed-timing: bad stores=%s\n", val);

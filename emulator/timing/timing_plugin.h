@@ -91,9 +91,10 @@ struct tp_state {
 	/*
 	 * What an armed vCPU pays for (cost=, the overhead benchmark's
 	 * ladder): instruction counts only, plus a memory callback that
-	 * returns at once, or the whole model (the default).
+	 * returns at once, plus the repeat filter and the address
+	 * translation of each new line, or the whole model (the default).
 	 */
-	enum { TP_COST_COUNT, TP_COST_CALLS, TP_COST_MODEL } cost;
+	enum { TP_COST_COUNT, TP_COST_CALLS, TP_COST_LINES, TP_COST_MODEL } cost;
 	char *report;
 	const char *config_path;
 	unsigned int sync_timeout_ms;

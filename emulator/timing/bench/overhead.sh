@@ -9,9 +9,11 @@
 # - the guest clock (host wall time: the plugin does not hold the guest
 #   clock back), which other jobs on a shared host inflate.
 # and, to show where the plugin's cost lies, the same regions armed with
-# cost=count (instruction counts only) and cost=calls (plus a memory
-# callback per access that returns at once): the floor QEMU's plugin
-# interface sets before the model does any work.
+# cost=count (instruction counts only), cost=calls (plus a memory
+# callback per access that returns at once) and cost=lines (plus the
+# plugin's repeat filter and each new line's address translation): the
+# floor QEMU's plugin interface and the plugin's own front end set before
+# the model does any work.
 # Env: QEMU KERNEL_DEB BUSYBOX B (build dir); RUNS (default 3); MIB (32).
 set -euo pipefail
 : "${QEMU:=qemu-system-x86_64}" "${B:=build}" "${RUNS:=3}" "${MIB:=32}"
@@ -71,28 +73,30 @@ run() {
 best() { awk '{ for (i = 1; i <= NF; i++) if (NR == 1 || $i < m[i]) m[i] = $i }
 	END { for (i = 1; i <= NF; i++) printf "%s%s", m[i], i < NF ? " " : "\n" }'; }
 
-declare -a base plug count calls
+declare -a base plug count calls lines
 for i in $(seq "$RUNS"); do
 	base+=("$(run never)")
 	count+=("$(run marker cost=count)")
 	calls+=("$(run marker cost=calls)")
+	lines+=("$(run marker cost=lines)")
 	plug+=("$(run marker)")
 done
 read -r bs bc bsc bcc bw <<< "$(printf '%s\n' "${base[@]}" | best)"
 read -r ps pc psc pcc pw <<< "$(printf '%s\n' "${plug[@]}" | best)"
 read -r _ _ nsc ncc _ <<< "$(printf '%s\n' "${count[@]}" | best)"
 read -r _ _ csc ccc _ <<< "$(printf '%s\n' "${calls[@]}" | best)"
+read -r _ _ lsc lcc _ <<< "$(printf '%s\n' "${lines[@]}" | best)"
 echo "timing plugin overhead (membench ${MIB} MiB, best of $RUNS, plain TCG vs every access modeled):"
 awk -v bs="$bs" -v bc="$bc" -v bsc="$bsc" -v bcc="$bcc" -v bw="$bw" \
-    -v nsc="$nsc" -v ncc="$ncc" -v csc="$csc" -v ccc="$ccc" \
+    -v nsc="$nsc" -v ncc="$ncc" -v csc="$csc" -v ccc="$ccc" -v lsc="$lsc" -v lcc="$lcc" \
     -v ps="$ps" -v pc="$pc" -v psc="$psc" -v pcc="$pcc" -v pw="$pw" 'BEGIN {
 	print "  host CPU time of the vCPU thread in each region:"
 	printf "    sequential read  %7.3f s -> %7.3f s  %.2fx (goal <= 3x)\n", bsc, psc, psc / bsc
 	printf "    pointer chase    %7.3f s -> %7.3f s  %.2fx\n", bcc, pcc, pcc / bcc
 	printf "    memory-bound loop total: %.2fx\n", (psc + pcc) / (bsc + bcc)
 	print "  where it goes (host CPU time of the regions, x plain TCG):"
-	printf "    sequential read  counting %.2fx, + a callback per access %.2fx, + the model %.2fx\n", nsc / bsc, csc / bsc, psc / bsc
-	printf "    pointer chase    counting %.2fx, + a callback per access %.2fx, + the model %.2fx\n", ncc / bcc, ccc / bcc, pcc / bcc
+	printf "    sequential read  counting %.2fx, + a callback per access %.2fx, + filter and translation %.2fx, + the model %.2fx\n", nsc / bsc, csc / bsc, lsc / bsc, psc / bsc
+	printf "    pointer chase    counting %.2fx, + a callback per access %.2fx, + filter and translation %.2fx, + the model %.2fx\n", ncc / bcc, ccc / bcc, lcc / bcc, pcc / bcc
 	print "  host wall time (guest clock; other jobs on the host inflate it):"
 	printf "    sequential read  %7.3f s -> %7.3f s  %.2fx\n", bs, ps, ps / bs
 	printf "    pointer chase    %7.3f s -> %7.3f s  %.2fx\n", bc, pc, pc / bc
