@@ -392,16 +392,15 @@ static uint64_t moves_so_far(const struct cxlpool *p)
  * An epoch that moves nothing doubles the period, up to this many times
  * epoch_us; one that moves something halves it. A settled placement
  * (GUPS, which has nothing to gain; an object cache whose hot set is in,
- * swapping a row now and then) then costs an epoch every 16 ms, not
+ * swapping a row now and then) then costs an epoch every 64 ms, not
  * every 2 ms: each one scans every unit, and the embedding's 16384 rows
- * took 0.37 ms an epoch, 15% of a vCPU.
+ * took 0.37-0.5 ms an epoch, 15% of a vCPU at 2 ms.
  */
 #define CP_EPOCH_STRETCH 32
 
 static void *helper_main(void *arg)
 {
 	struct cxlpool *p = arg;
-	uint64_t before = 0;
 	unsigned stretch = 1;
 
 	cp_pin_helper(p);
@@ -418,7 +417,8 @@ static void *helper_main(void *arg)
 		/* Nothing to classify: stay asleep, cost nothing. */
 		if (!p->managed && !p->objs)
 			continue;
-		before = moves_so_far(p);
+		uint64_t before = moves_so_far(p);
+
 		pthread_mutex_unlock(&p->lock);
 		cxlpool_rebalance(p);
 		pthread_mutex_lock(&p->lock);
