@@ -206,7 +206,7 @@ uint64_t cp_objs_epoch(struct cxlpool_objs *o)
 
 uint64_t cp_objs_moves(const struct cxlpool_objs *o)
 {
-	return (o->promoted + o->dropped) / (o->size ? o->size : 1);
+	return o->promoted + o->dropped;
 }
 
 void cp_objs_stats(struct cxlpool_objs *o, struct cxlpool_stats *st)

@@ -378,7 +378,7 @@ static void cond_init_monotonic(pthread_cond_t *c)
 	pthread_condattr_destroy(&a);
 }
 
-/* What the epochs have moved so far: pages and objects (p->lock held). */
+/* Bytes the epochs have moved so far: pages and objects (p->lock held). */
 static uint64_t moves_so_far(const struct cxlpool *p)
 {
 	uint64_t n = p->promoted + p->demoted;

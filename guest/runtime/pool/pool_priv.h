@@ -87,7 +87,7 @@ uint64_t cp_objs_epoch(struct cxlpool_objs *o);
 void cp_stats_add(struct cxlpool_stats *to, const struct cxlpool_stats *from);
 /* Add a cache's / stream's figures to @st. */
 void cp_objs_stats(struct cxlpool_objs *o, struct cxlpool_stats *st);
-/* Objects copied in or dropped so far (p->lock held). */
+/* Bytes of objects copied in or dropped so far (p->lock held). */
 uint64_t cp_objs_moves(const struct cxlpool_objs *o);
 void cp_stream_stats(struct cxlpool_stream *s, struct cxlpool_stats *st);
 
