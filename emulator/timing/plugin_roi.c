@@ -164,9 +164,11 @@ void on_marker(unsigned int vi, void *udata)
 	roi_point_of(v, vi, &p);
 	switch (op) {
 	case CXLBED_ROI_BEGIN:
+		kprof_begin(vi);
 		roi_begin(&tp.log, vi, id, &p);
 		break;
 	case CXLBED_ROI_END:
+		kprof_end(vi, id);
 		if (roi_end(&tp.log, vi, id, &p))
 			write_report();
 		break;

@@ -104,6 +104,11 @@ void qemu_plugin_register_vcpu_tb_trans_cb(qemu_plugin_id_t id,
 void qemu_plugin_register_vcpu_tb_exec_inline_per_vcpu(
 	struct qemu_plugin_tb *tb, enum qemu_plugin_op op,
 	qemu_plugin_u64 entry, uint64_t imm);
+/* @cb runs every time the block starts (kprof=: a diagnostic). */
+void qemu_plugin_register_vcpu_tb_exec_cb(struct qemu_plugin_tb *tb,
+					  qemu_plugin_vcpu_udata_cb_t cb,
+					  enum qemu_plugin_cb_flags flags,
+					  void *userdata);
 /* API >= 3: @cb runs when the block starts and @entry COND @imm holds. */
 void qemu_plugin_register_vcpu_tb_exec_cond_cb(struct qemu_plugin_tb *tb,
 					       qemu_plugin_vcpu_udata_cb_t cb,

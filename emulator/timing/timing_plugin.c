@@ -3,7 +3,7 @@
  * cxlbed timing model, as a QEMU TCG plugin. Usage:
  *   -plugin libcxlbed-timing.so,config=FILE[,report=FILE][,shm=/NAME]
  *           [,arm=marker|boot|never][,stores=on|off][,sync_timeout_ms=N]
- *           [,hosts=N][,kernel=on|off][,stale_ms=N]
+ *           [,hosts=N][,kernel=on|off][,stale_ms=N][,kprof=FILE]
  *
  * Until the guest executes its first marker (cxlbed-roi.h) only the
  * markers are watched, so boot runs at plain TCG speed and stores that
@@ -76,9 +76,11 @@ static void instrument(struct qemu_plugin_tb *tb, bool full)
 		qemu_plugin_register_vcpu_tb_exec_cond_cb(
 			tb, on_budget, QEMU_PLUGIN_CB_NO_REGS,
 			QEMU_PLUGIN_COND_GE, budget, TP_BUDGET, NULL);
-		if (kernel)	/* how much of a region the kernel took */
+		if (kernel) {	/* how much of a region the kernel took */
 			qemu_plugin_register_vcpu_tb_exec_inline_per_vcpu(
 				tb, QEMU_PLUGIN_INLINE_ADD_U64, kinsns, n);
+			kprof_instrument(tb, n);	/* ... and where */
+		}
 	}
 	for (size_t i = 0; i < n; i++) {
 		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
@@ -134,6 +136,7 @@ static void on_atexit(qemu_plugin_id_t id, void *udata)
 		if (tp.cpu[i])
 			tm_sync_stop(&tp.sync, tp.cpu[i]->slot);
 	plugin_reload_free();
+	kprof_free();
 }
 
 static void register_full(qemu_plugin_id_t id)
@@ -218,6 +221,8 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 			tp.sync_timeout_ms = atoi(val);
 		else if (!strcmp(key, "stale_ms"))
 			tp.stale_ms = atoi(val);
+		else if (!strcmp(key, "kprof"))
+			kprof_init(val);
 		else if (!strcmp(key, "share_ns"))
 			tp.share_ns = strtoull(val, NULL, 10);
 		else

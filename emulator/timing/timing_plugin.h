@@ -179,6 +179,13 @@ void plugin_reload_config(void);
 void plugin_reload_check(void);		/* at a check-in */
 void plugin_reload_free(void);		/* at exit */
 
+/* plugin_kprof.c: kprof=FILE, the kernel blocks a region's vCPU ran */
+void kprof_init(const char *path);
+void kprof_instrument(struct qemu_plugin_tb *tb, size_t n);	/* kernel */
+void kprof_begin(unsigned int vi);
+void kprof_end(unsigned int vi, int id);
+void kprof_free(void);
+
 /* timing_plugin.c: full instrumentation once armed */
 void on_reset(qemu_plugin_id_t id);
 

@@ -24,6 +24,9 @@ int sysfs_write(const char *path, const char *val);
 long long sysfs_ll(const char *path, long long def);
 double uptime_s(void);
 
+/* settle.c: returns once the guest's background start-up is over */
+void wait_background_startup(void);
+
 /* enumerate.c, region.c, run.c */
 json_object *cmd_enumerate(json_object *args, char *err);
 json_object *cmd_create_region(json_object *args, char *err);

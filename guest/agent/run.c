@@ -189,6 +189,7 @@ json_object *cmd_run(json_object *args, char *err)
 
 	if (build_argv(args, argv, err) < 0)
 		return NULL;
+	wait_background_startup();
 	out.buf = malloc(OUT_CAP + 1);
 	errc.buf = malloc(ERR_CAP + 1);
 	if (!out.buf || !errc.buf || pipe2(outp, O_CLOEXEC) < 0) {

@@ -10,7 +10,7 @@
 . "$(dirname "$0")/lib.sh"
 need_image
 [ -f "$top/build/timing/libcxlbed-timing.so" ] || skip_all "timing plugin not built (run make)"
-plan 19
+plan 20
 
 # One line per workload run: NAME+NODE, clock, latency, bandwidth (modeled).
 figures() {
@@ -76,7 +76,20 @@ quiet_and_busy() {
 	fi
 }
 
+# kprof= (the kernel blocks each region's vCPU ran) rides along on the
+# 1-vCPU pair: it is what found the module loads that once landed in a
+# chase's region here (guest/agent/settle.c).
+export CXLBED_TIMING_ARGS="kprof=$outroot/1cpu.kprof"
 quiet_and_busy host-load.scn 1cpu
+unset CXLBED_TIMING_ARGS
+kp=$(jq -r '.kernel_insns' "$outroot/1cpu.kprof" 2>/dev/null | paste -sd' ')
+ki=$(jq -r '.rois[].kernel_insns' "$outroot"/1cpu-quiet/timing-h0.json \
+	"$outroot"/1cpu-busy/timing-h0.json 2>/dev/null | paste -sd' ')
+kprof_agrees() {
+	[ -n "$kp" ] && [ "$kp" = "$ki" ] &&
+		[ "$(jq -s '[.[].blocks[][1]] | min // 1' "$outroot/1cpu.kprof")" -gt 0 ]
+}
+check "1cpu: kprof's blocks add up to each region's kernel instructions ($kp vs $ki)" kprof_agrees
 # The 4-vCPU run's loaded phase is a chaser beside three streamers on two
 # host cores: like the 2cpu chaser beside a streamer below, it moved 2.9%
 # (latency) and 3.5% (bandwidth) busy vs quiet in one CI-like run and
@@ -93,7 +106,9 @@ check "4cpu (more vCPUs than host cores): the loaded run's streamers drew bandwi
 # Single-thread figures: within 0.73% in most sets of three runs since
 # their regions start on the tick grid, but one set (2026-11-23) had a
 # first run's DRAM read at 6.274 GB/s against 6.378 twice (1.6%), cause
-# not found. The suite gates at 2%; the 1% goal (issue 9) is a TODO.
+# not found then; the background module loads that later landed in a
+# 1-vCPU chase (above) fit it, and no workload overlaps them now. The
+# suite gates at 2%; the 1% goal (issue 9) is a TODO.
 three_runs "$top/tests/data/host-load-2cpu.scn" 2cpu '^loaded\|^stream-x2' \
 	"vCPUs sharing a host's lanes vary up to 4%, single-thread figures up to 1.6% between runs (issue 9)" 0.02
 finish
