@@ -133,52 +133,71 @@ static bool thread_blocked(const struct vcpu *o)
 }
 
 /*
- * The skew bound: publish @now and wait (host time) while more than the
- * skew ahead of another vCPU or host. A halted vCPU publishes its next
- * clock event: once we are past it, ring it (it will not move otherwise).
- *
  * A vCPU of ours that stays asleep on the host with its clock unchanged
  * is waiting in QEMU, not running guest code: seen with gdb, vCPU 0 in
  * cpu_exec_step_atomic() waiting for the others to leave their blocks
- * (an exclusive section) while vCPU 3 waited here for vCPU 0's clock,
- * each wait ending only at the sync timeout (2 s), and a libcxlpool run
- * with three copy lanes took many minutes of host time. Such a vCPU
- * holds nobody back: after BLOCKED_CHECKS looks BLOCKED_MS apart (10 ms
- * asleep, longer than a wait for the big lock on a busy host) we go on
- * (counted as blocked_skips).
+ * (an exclusive section) while vCPU 3 waited for vCPU 0's clock, each
+ * wait ending only at the sync timeout (2 s), and a libcxlpool run with
+ * three copy lanes took many minutes of host time. Such a vCPU holds
+ * nobody back: after BLOCKED_CHECKS looks BLOCKED_MS apart (10 ms
+ * asleep, longer than a wait for the big lock on a busy host) a wait on
+ * it ends (counted as blocked_skips).
  */
 #define BLOCKED_MS 2
 #define BLOCKED_CHECKS 5
+struct blocked_watch {
+	uint64_t look_at;	/* host ms of the next look; 0: not started */
+	double seen;		/* the clock it had at the last look */
+	int count;		/* looks in a row that found it so */
+};
+
+/* Is the wait on @o (NULL: not ours) over, @o being stuck in QEMU? */
+static bool watch_blocked(struct blocked_watch *b, const struct vcpu *o,
+			  double clock, uint64_t ms)
+{
+	if (!b->look_at) {
+		b->look_at = ms + BLOCKED_MS;
+		b->seen = -1;
+		return false;
+	}
+	if (ms < b->look_at)
+		return false;
+	b->look_at = ms + BLOCKED_MS;
+	b->count = o && clock == b->seen && thread_blocked(o) ? b->count + 1 : 0;
+	b->seen = clock;
+	if (b->count < BLOCKED_CHECKS)
+		return false;
+	__atomic_fetch_add(&tp.blocked_skips, 1, __ATOMIC_RELAXED);
+	return true;
+}
+
+/*
+ * The skew bound: publish @now and wait (host time) while more than the
+ * skew ahead of another vCPU or host. A halted vCPU publishes its next
+ * clock event: once we are past it, ring it (it will not move otherwise).
+ * A laggard stuck in QEMU ends the wait (watch_blocked).
+ */
 static bool wait_skew(struct vcpu *v, unsigned int vi, double now)
 {
 	struct timespec pause = { 0, 20000 };
-	uint64_t give_up = 0, look_at = 0;
-	double seen = -1;
-	int blocked = 0;
+	struct blocked_watch watch = { 0 };
+	uint64_t give_up = 0;
 
 	while (tm_sync_ahead(&tp.sync, v->slot, now)) {
 		uint64_t ms;
+		struct vcpu *o;
+		double c;
 
 		if (tp.guest_time)
 			clock_check(v, vi, now);
 		ms = host_ms();
-		if (!give_up) {
+		if (!give_up)
 			give_up = ms + tp.sync_timeout_ms;
-			look_at = ms + BLOCKED_MS;
-		} else if (ms > give_up) {
+		else if (ms > give_up)
 			return false;
-		} else if (ms >= look_at) {
-			double c;
-			struct vcpu *o = laggard(v, &c);
-
-			look_at = ms + BLOCKED_MS;
-			blocked = o && c == seen && thread_blocked(o) ? blocked + 1 : 0;
-			seen = c;
-			if (blocked >= BLOCKED_CHECKS) {
-				__atomic_fetch_add(&tp.blocked_skips, 1, __ATOMIC_RELAXED);
-				return true;
-			}
-		}
+		o = laggard(v, &c);
+		if (watch_blocked(&watch, o, c, ms))
+			return true;
 		nanosleep(&pause, NULL);
 	}
 	return true;
@@ -350,11 +369,17 @@ void plugin_turn(struct tm_cpu_mem *c, struct mf_target *t, double now)
 {
 	struct vcpu *v = (struct vcpu *)((char *)c - offsetof(struct vcpu, mem));
 	struct timespec pause = { 0, 20000 };
+	struct blocked_watch watch = { 0 };
 	uint64_t deadline = 0;
+	int w;
 
 	tm_sync_publish_clock(&tp.sync, v->slot, now);
 	for (int spins = 0;
-	     ms_blocker(t, &tp.sync, v->slot, now, tp.share_ns) >= 0; spins++) {
+	     (w = ms_blocker(t, &tp.sync, v->slot, now, tp.share_ns)) >= 0; spins++) {
+		int first = tp.cfg.host_index * TM_MAX_VCPUS;
+		const struct vcpu *o;
+		uint64_t ms;
+
 		/*
 		 * A sharer on another core: soon; spin a little. No
 		 * sched_yield(): on a busy host it hands the core to a hog
@@ -369,15 +394,25 @@ void plugin_turn(struct tm_cpu_mem *c, struct mf_target *t, double now)
 		}
 		if (tp.guest_time)	/* the one we wait for may be a sleeper due */
 			clock_check(v, (unsigned int)(v->slot % TM_MAX_VCPUS), now);
+		ms = host_ms();
 		if (!deadline) {
-			deadline = host_ms() + tp.sync_timeout_ms;
+			deadline = ms + tp.sync_timeout_ms;
 			__atomic_fetch_add(&tp.share_waits, 1,
 					   __ATOMIC_RELAXED);
-		} else if (host_ms() > deadline) {
+		} else if (ms > deadline) {
 			__atomic_fetch_add(&tp.sync_timeouts, 1,
 					   __ATOMIC_RELAXED);
 			return;
 		}
+		/*
+		 * A sharer of ours stuck in QEMU holds nobody back either:
+		 * seen with gdb in a damon run, vCPU 1 waiting here for vCPU
+		 * 0, which waited in QEMU for vCPU 1 to leave its block (an
+		 * atomic on CXL memory, run exclusively): 69 sync timeouts.
+		 */
+		o = w >= first && w < first + TM_MAX_VCPUS ? tp.cpu[w - first] : NULL;
+		if (watch_blocked(&watch, o, tm_sync_published(&tp.sync, w), ms))
+			return;
 		nanosleep(&pause, NULL);
 	}
 }

@@ -169,8 +169,8 @@ all_modeled() {  # all_modeled DIR... (names apart from check's $d)
 	done
 }
 
-# awk test on up to three numbers: within 'a >= 0.9 * b' A B [C]
-within() { awk -v a="$2" -v b="$3" -v c="${4:-0}" "BEGIN { exit !($1) }" 2>/dev/null; }
+# awk test on up to four numbers: within 'a >= 0.9 * b' A B [C [D]]
+within() { awk -v a="$2" -v b="$3" -v c="${4:-0}" -v d="${5:-0}" "BEGIN { exit !($1) }" 2>/dev/null; }
 
 # No QEMU whose command line names this folder, and none from its pidfiles.
 no_qemu_left() {

@@ -180,12 +180,23 @@ static void damon_kdamond(struct wr *w, int k, const struct pw_kernel_knobs *kn,
 		put_u(w, kn->damon_cold_age, "%s/%s", s, "access_pattern/age/min");
 	}
 	put_u(w, ~0u, "%s/%s", s, "access_pattern/age/max");
+	/*
+	 * Anonymous pages only (a filter of type anon with matching N drops
+	 * the pages that are not). Under TCG the CXL node is I/O memory, and
+	 * code there runs one instruction per translation, never cached: a
+	 * program whose text the cold scheme moved to it ran ~100x slower in
+	 * host time (its modeled time does not count instruction fetches),
+	 * so that damon's run never ended (docs/pooling.md).
+	 */
+	put(w, "1", "%s/filters/nr_filters", s);
+	put(w, "anon", "%s/filters/0/type", s);
+	put(w, "N", "%s/filters/0/matching", s);
 	/* quotas: without them each aggregation may move every page that
 	 * matches (the cold scheme: every idle page of the local node) */
 	put_u(w, (uint64_t)kn->damon_quota_mb << 20, "%s/%s", s, "quotas/bytes");
 	put_u(w, kn->damon_quota_ms, "%s/%s", s, "quotas/ms");
 	put_u(w, kn->damon_quota_reset_ms, "%s/%s", s, "quotas/reset_interval_ms");
-	put(w, "on", DAMON "/%d/state", k);
+	/* state "on" comes from pw_policy_start, once the limit holds */
 }
 
 static int setup_damon(const struct pw_kernel_knobs *k, int fast, int far,
@@ -251,6 +262,17 @@ int pw_policy_setup(enum pw_policy p, const struct pw_kernel_knobs *k,
 	default:
 		return 0;
 	}
+}
+
+int pw_policy_start(enum pw_policy p, char *err, size_t errlen)
+{
+	struct wr w = { err, errlen, 0 };
+
+	if (p != PW_DAMON)
+		return 0;
+	for (int k = 0; k < 2; k++)
+		put(&w, "on", DAMON "/%d/state", k);
+	return w.failed ? -1 : 0;
 }
 
 void pw_policy_teardown(enum pw_policy p)
@@ -324,25 +346,52 @@ static long long usable_free(int node)
 
 #define HP_DIR "/sys/devices/system/node/node%d/hugepages/hugepages-2048kB"
 
+/*
+ * Pages freed a moment ago sit on the CPUs' free lists, which zoneinfo's
+ * free count leaves out: after one policy's child had exited, 19 MB were
+ * on them while the zones' own free pages, once the rest was locked, were
+ * under the min watermark, and the next child was OOM-killed for a page
+ * table (which only the local node's zones can give). They also served
+ * the workload's pages on the local node beyond its limit. Asking hugetlb
+ * for more pages than the node has drains them: the allocator's
+ * direct-reclaim path drains every CPU's lists before its retry. What
+ * that got beyond the limit is given back below.
+ */
+static long long huge_fill(int node)
+{
+	char v[32];
+
+	snprintf(v, sizeof(v), "%d", 1 << 20);	/* 2 TiB: more than any guest */
+	if (cp_writef(v, HP_DIR "/nr_hugepages", node))
+		return -1;
+	return cp_read_llf(0, HP_DIR "/nr_hugepages", node);
+}
+
 long long pw_limit_apply(int node, uint64_t keep, char *err, size_t len)
 {
-	long long usable = usable_free(node), excess, pages, got, rest;
+	long long usable, got, rest;
 	char v[32];
 	void *hog;
 
+	got = huge_fill(node);
+	if (got < 0)
+		return fail(err, len, "cannot reserve hugetlb pages on node %d", node);
+	usable = usable_free(node);
 	if (usable < 0)
 		return fail(err, len, "no zoneinfo for node %d", node);
-	excess = usable - (long long)keep;
-	if (excess <= 0)
-		return 0;
-	pages = excess / (2 << 20);
-	snprintf(v, sizeof(v), "%lld", pages);
-	if (cp_writef(v, HP_DIR "/nr_hugepages", node))
-		return fail(err, len, "cannot reserve hugetlb pages on node %d", node);
-	got = cp_read_llf(0, HP_DIR "/nr_hugepages", node);
-	/* The rest, under 2 MiB (or what hugetlb could not get): locked
-	 * pages of this process, bound to the node. */
-	rest = usable_free(node) - (long long)keep;
+	if (usable < (long long)keep) {
+		long long back = ((long long)keep - usable + (2 << 20) - 1) / (2 << 20);
+
+		got = got > back ? got - back : 0;
+		snprintf(v, sizeof(v), "%lld", got);
+		if (cp_writef(v, HP_DIR "/nr_hugepages", node))
+			return fail(err, len, "cannot give back hugetlb pages on node %d", node);
+		got = cp_read_llf(0, HP_DIR "/nr_hugepages", node);
+		usable = usable_free(node);
+	}
+	/* The rest, under 2 MiB: locked pages of this process, bound to the
+	 * node. */
+	rest = usable - (long long)keep;
 	if (rest > 0) {
 		unsigned long mask = 1ul << node;
 

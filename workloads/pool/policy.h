@@ -61,6 +61,13 @@ int pw_policy_setup(enum pw_policy p, const struct pw_kernel_knobs *k,
 		    int fast_node, int far_node, double local_fraction,
 		    char *err, size_t errlen);
 void pw_policy_teardown(enum pw_policy p);
+/*
+ * In the child, once the local limit holds: what must not run while the
+ * node is being filled (damon's kdamonds: migrate_hot promoting into the
+ * node between the reading of its free memory and the locking of the
+ * rest got the child OOM-killed). 0, or -1 with a message in @err.
+ */
+int pw_policy_start(enum pw_policy p, char *err, size_t errlen);
 
 /* Counters of page movement from /proc/vmstat. */
 struct pw_vmstat {

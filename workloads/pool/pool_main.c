@@ -175,27 +175,50 @@ static int child(const struct pw_workload *wl, enum pw_policy pol,
 	return 0;
 }
 
-/* The kernel log's last lines that say something about @what (a child
- * that died: the OOM killer's report), JSON-escaped into @out. */
+/*
+ * What the kernel said about a child that died, JSON-escaped into @out:
+ * from the last OOM report, the lines that explain it (who asked, each
+ * node's and zone's free memory, hugetlb, the kill), without the call
+ * trace and the task table; else the log's last lines.
+ */
 static void kernel_log_tail(char *out, size_t len)
 {
-	static char buf[1 << 16];
+	static const char *const keep[] = {
+		"invoked oom-killer", "Mem-Info", "active_anon", "Node ",
+		"free:", "hugepages", "oom-kill:", "Out of memory", "Killed",
+	};
+	static char buf[1 << 17];
 	int n = klogctl(3 /* SYSLOG_ACTION_READ_ALL */, buf, sizeof(buf) - 1);
 	size_t k = 0;
-	char *p;
+	char *p, *oom;
 
 	out[0] = '\0';
 	if (n <= 0)
 		return;
 	buf[n] = '\0';
-	p = n > 1500 ? buf + n - 1500 : buf;
-	for (; *p && k + 3 < len; p++) {
-		if (*p == '"' || *p == '\\')
-			out[k++] = '\\';
-		if ((unsigned char)*p >= 0x20)
-			out[k++] = *p;
-		else if (*p == '\n')
+	oom = NULL;
+	for (p = buf; (p = strstr(p, "invoked oom-killer")); p++)
+		oom = p;
+	if (oom)
+		while (oom > buf && oom[-1] != '\n')
+			oom--;
+	p = oom ? oom : n > 1500 ? buf + n - 1500 : buf;
+	while (*p && k + 3 < len) {
+		char *eol = strchr(p, '\n');
+		size_t l = eol ? (size_t)(eol - p) : strlen(p);
+		bool wanted = !oom;
+
+		for (size_t i = 0; !wanted && i < sizeof(keep) / sizeof(keep[0]); i++)
+			wanted = memmem(p, l, keep[i], strlen(keep[i])) != NULL;
+		for (size_t i = 0; wanted && i < l && k + 3 < len; i++) {
+			if (p[i] == '"' || p[i] == '\\')
+				out[k++] = '\\';
+			if ((unsigned char)p[i] >= 0x20)
+				out[k++] = p[i];
+		}
+		if (wanted && k + 3 < len)
 			out[k++] = '|';
+		p += l + (eol != NULL);
 	}
 	out[k] = '\0';
 }
@@ -250,12 +273,12 @@ static int run_policy(const struct pw_workload *wl, enum pw_policy pol,
 	alarm(0);
 	running = 0;
 	if (!len || buf[0] != '{') {
-		char klog[2048];
+		char klog[4096];
 
 		kernel_log_tail(klog, sizeof(klog));
 		free(buf);
-		buf = malloc(4096);
-		snprintf(buf, 4096, "{\"policy\":\"%s\",\"roi\":%d,\"ok\":false,\"verify\":"
+		buf = malloc(8192);
+		snprintf(buf, 8192, "{\"policy\":\"%s\",\"roi\":%d,\"ok\":false,\"verify\":"
 			 "\"the child %s (status 0x%x)\",\"kernel_log\":\"%s\"}",
 			 pw_policy_name(pol), 3000 + (int)pol,
 			 WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL ?

@@ -236,7 +236,8 @@ void pw_limit(struct pw *w)
 		return;
 	}
 	w->reserved = (uint64_t)r;
-	pw_pool(w);
+	if (pw_policy_start(w->policy, err, sizeof(err)))
+		pw_fail(w, "starting %s: %s", pw_policy_name(w->policy), err);
 }
 
 struct cxlpool *pw_pool(struct pw *w)
