@@ -28,9 +28,9 @@ limit=$(pol interleave .local_limit)
 check "interleave, damon and libcxlpool kept at most the local limit ($limit) on the local node" \
 	within 'a <= b * 1.05 && c <= b * 1.05 && d <= b * 1.05' "$(pol interleave .fast_bytes_max)" "$limit" \
 	"$(pol libcxlpool .fast_bytes_max)" "$(pol damon .fast_bytes_max)"
-# Under TCG a page whose translation stays cached never gets its accessed
-# bit set again, so DAMON finds every page cold (docs/pooling.md): its
-# figures are checked for movement, not for a hit ratio.
+# An access through a translation still cached sets no accessed bit, and
+# this working set stays cached: DAMON finds every page cold
+# (docs/pooling.md, "damon"). It is checked for movement, not a hit ratio.
 check "damon's kdamonds migrated pages ($(pol damon .moved_bytes) bytes, $(pol damon '.pages.migrated') pages)" \
 	within 'a > 0' "$(pol damon .moved_bytes)"
 check "first-touch filled the local limit and spilled the rest ($(pol first-touch .fast_bytes_max) bytes local, hit $(pol first-touch .hit_ratio))" \
