@@ -15,20 +15,36 @@ static void *lane_main(void *arg)
 	struct rt_lanes *ls = l->set;
 	struct rt_backend *be = ls->be;
 
+	uint64_t running;	/* since when it runs outside a copy or a wait */
+
 	be->ops->lane_start(be, l->idx);
 	pthread_mutex_lock(&ls->lock);
+	running = shp_clock_ns();
 	for (;;) {
 		struct rt_copy c;
 		uint64_t t0, t1;
 		int sid = -1, rc;
 
-		while (!ls->stop && l->completed == l->submitted)
-			pthread_cond_wait(&ls->cond, &ls->lock);
+		/*
+		 * book_ns: the lane's own work (taking a copy off the queue,
+		 * the stamps, the wake-ups) is the time between waits and
+		 * copies, clock read where one begins or ends.
+		 */
+		if (!ls->stop && l->completed == l->submitted) {
+			l->book_ns += shp_clock_ns() - running;
+			while (!ls->stop && l->completed == l->submitted)
+				pthread_cond_wait(&ls->cond, &ls->lock);
+			running = shp_clock_ns();
+		}
 		if (l->completed == l->submitted)
 			break;
 		c = l->q[l->completed % RT_LANE_QUEUE];
-		while (!done_locked(ls, c.after))
-			pthread_cond_wait(&ls->cond, &ls->lock);
+		if (!done_locked(ls, c.after)) {
+			l->book_ns += shp_clock_ns() - running;
+			while (!done_locked(ls, c.after))
+				pthread_cond_wait(&ls->cond, &ls->lock);
+			running = shp_clock_ns();
+		}
 		if (!c.bytes) {
 			l->completed++;	/* a join: nothing to copy */
 			pthread_cond_broadcast(&ls->cond);
@@ -36,8 +52,12 @@ static void *lane_main(void *arg)
 		}
 		pthread_mutex_unlock(&ls->lock);
 
-		if (c.fence)
+		if (c.fence) {
+			uint64_t f0 = shp_clock_ns();
+
 			be->ops->fence_wait(be, c.fence);
+			running += shp_clock_ns() - f0;	/* a wait, not work */
+		}
 		/*
 		 * Stamps for the lanes' union are read under the lock: a lane
 		 * preempted between reading the clock and locking would else
@@ -49,6 +69,7 @@ static void *lane_main(void *arg)
 		t0 = shp_clock_ns();
 		if (ls->active++ == 0)
 			ls->active_since = t0;
+		l->book_ns += t0 - running;
 		pthread_mutex_unlock(&ls->lock);
 
 		if (c.shaped && ls->far)
@@ -64,6 +85,7 @@ static void *lane_main(void *arg)
 		if (--ls->active == 0)
 			ls->union_ns += shp_clock_ns() - ls->active_since;
 		l->busy_ns += t1 - t0;
+		running = t1;
 		if (rc)
 			l->errors++;
 		l->completed++;

@@ -48,7 +48,8 @@ struct rt_lane {
 	pthread_t thread;
 	struct rt_copy q[RT_LANE_QUEUE];
 	uint64_t submitted, completed;	/* sequence numbers */
-	uint64_t busy_ns;
+	uint64_t busy_ns;	/* in copies */
+	uint64_t book_ns;	/* running outside copies and waits */
 	int errors;
 };
 

@@ -140,7 +140,8 @@ struct cxlpool_stats {
 	uint64_t accesses, hits;	/* stream blocks + objects: fast on use */
 	uint64_t pf_issued, pf_timely, pf_late, pf_useless;
 	uint64_t epochs;
-	uint64_t helper_ns;	/* busy time of the classifier thread */
+	uint64_t helper_ns;	/* bookkeeping: the classifier thread's epochs and
+				 * the copy lanes' time outside copies and waits */
 	uint64_t mover_ns;	/* busy time of the copy lanes (transfer) */
 	uint64_t stall_ns;	/* compute waiting on a stream block */
 };

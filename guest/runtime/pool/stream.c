@@ -91,8 +91,10 @@ static void stats_of(struct cxlpool_stream *s, struct cxlpool_stats *st, bool li
 	st->stall_ns += r->stall_ns;
 	if (live)
 		pthread_mutex_lock(&s->rt.lanes.lock);
-	for (int i = 0; i < s->rt.lanes.n; i++)
+	for (int i = 0; i < s->rt.lanes.n; i++) {
 		st->mover_ns += s->rt.lanes.lane[i].busy_ns;
+		st->helper_ns += s->rt.lanes.lane[i].book_ns;
+	}
 	if (live)
 		pthread_mutex_unlock(&s->rt.lanes.lock);
 }
