@@ -5,10 +5,9 @@
 # (the guest clock is modeled), the slowdown against all-local, the
 # fast-tier hit ratio and the bytes moved; then the runtime's threads'
 # modeled time over libcxlpool's span: its bookkeeping (the helper thread
-# deciding what to stage, outside its copies: the goal is under 3% of one
-# vCPU) and its data movement (the copies it makes instead of the kernel)
-# apart. The stream workloads (layers, kv) have no helper: their copy
-# lanes' time outside the copies is not measured, and bookkeeping reads 0.
+# deciding what to stage and the copy lanes' own work, outside copies and
+# waits: the goal is under 3% of one vCPU) and its data movement (the
+# copies it makes instead of the kernel) apart.
 # One sample: docs/pooling.md says how far such figures move between runs.
 . "$(dirname "$0")/lib.sh"
 scn=${BENCH_SCN:-$top/workloads/scenarios/tier-layers.scn}
