@@ -407,8 +407,10 @@ void plugin_turn(struct tm_cpu_mem *c, struct mf_target *t, double now)
 		/*
 		 * A sharer of ours stuck in QEMU holds nobody back either:
 		 * seen with gdb in a damon run, vCPU 1 waiting here for vCPU
-		 * 0, which waited in QEMU for vCPU 1 to leave its block (an
-		 * atomic on CXL memory, run exclusively): 69 sync timeouts.
+		 * 0, which waited in QEMU's exclusive section (where what
+		 * cannot run in parallel, such as an atomic QEMU cannot do in
+		 * place, runs alone) for vCPU 1 to leave its block: 69 sync
+		 * timeouts.
 		 */
 		o = w >= first && w < first + TM_MAX_VCPUS ? tp.cpu[w - first] : NULL;
 		if (watch_blocked(&watch, o, tm_sync_published(&tp.sync, w), ms))
