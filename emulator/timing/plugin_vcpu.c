@@ -151,17 +151,22 @@ struct blocked_watch {
 	int count;		/* looks in a row that found it so */
 };
 
-/* Is the wait on @o (NULL: not ours) over, @o being stuck in QEMU? */
-static bool watch_blocked(struct blocked_watch *b, const struct vcpu *o,
-			  double clock, uint64_t ms)
+/* Time for a look (host ms @ms)? The first call only starts the watch. */
+static bool watch_due(struct blocked_watch *b, uint64_t ms)
 {
 	if (!b->look_at) {
 		b->look_at = ms + BLOCKED_MS;
 		b->seen = -1;
 		return false;
 	}
-	if (ms < b->look_at)
-		return false;
+	return ms >= b->look_at;
+}
+
+/* At a look (watch_due): is the wait on @o (NULL: not ours) over, @o
+ * being stuck in QEMU with its clock at @clock? */
+static bool watch_blocked(struct blocked_watch *b, const struct vcpu *o,
+			  double clock, uint64_t ms)
+{
 	b->look_at = ms + BLOCKED_MS;
 	b->count = o && clock == b->seen && thread_blocked(o) ? b->count + 1 : 0;
 	b->seen = clock;
@@ -195,9 +200,11 @@ static bool wait_skew(struct vcpu *v, unsigned int vi, double now)
 			give_up = ms + tp.sync_timeout_ms;
 		else if (ms > give_up)
 			return false;
-		o = laggard(v, &c);
-		if (watch_blocked(&watch, o, c, ms))
-			return true;
+		if (watch_due(&watch, ms)) {
+			o = laggard(v, &c);
+			if (watch_blocked(&watch, o, c, ms))
+				return true;
+		}
 		nanosleep(&pause, NULL);
 	}
 	return true;
@@ -370,13 +377,12 @@ void plugin_turn(struct tm_cpu_mem *c, struct mf_target *t, double now)
 	struct vcpu *v = (struct vcpu *)((char *)c - offsetof(struct vcpu, mem));
 	struct timespec pause = { 0, 20000 };
 	struct blocked_watch watch = { 0 };
+	int first = tp.cfg.host_index * TM_MAX_VCPUS, w;
 	uint64_t deadline = 0;
-	int w;
 
 	tm_sync_publish_clock(&tp.sync, v->slot, now);
 	for (int spins = 0;
 	     (w = ms_blocker(t, &tp.sync, v->slot, now, tp.share_ns)) >= 0; spins++) {
-		int first = tp.cfg.host_index * TM_MAX_VCPUS;
 		const struct vcpu *o;
 		uint64_t ms;
 
@@ -412,9 +418,11 @@ void plugin_turn(struct tm_cpu_mem *c, struct mf_target *t, double now)
 		 * place, runs alone) for vCPU 1 to leave its block: 69 sync
 		 * timeouts.
 		 */
-		o = w >= first && w < first + TM_MAX_VCPUS ? tp.cpu[w - first] : NULL;
-		if (watch_blocked(&watch, o, tm_sync_published(&tp.sync, w), ms))
-			return;
+		if (watch_due(&watch, ms)) {
+			o = w >= first && w < first + TM_MAX_VCPUS ? tp.cpu[w - first] : NULL;
+			if (watch_blocked(&watch, o, tm_sync_published(&tp.sync, w), ms))
+				return;
+		}
 		nanosleep(&pause, NULL);
 	}
 }

@@ -23,6 +23,7 @@ int sysfs_read(const char *path, char *buf, size_t len);
 int sysfs_write(const char *path, const char *val);
 long long sysfs_ll(const char *path, long long def);
 double uptime_s(void);
+double mono_s(void);	/* CLOCK_MONOTONIC in seconds (modeled time when timed) */
 
 /* settle.c: returns once the guest's background start-up is over */
 void wait_background_startup(void);

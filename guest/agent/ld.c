@@ -35,14 +35,6 @@
 #define ATTACH_TIMEOUT_S 60
 #define RELEASE_TIMEOUT_S 120
 
-static double mono_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 static struct cxl_ctx *open_ctx(char *err)
 {
 	struct cxl_ctx *ctx = region_ctx_new();

@@ -17,14 +17,6 @@
 
 #define ONLINE_TIMEOUT_S 60
 
-static double mono_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 static struct daxctl_dev *region_dax_dev(struct daxctl_ctx *ctx, int id)
 {
 	struct daxctl_region *dr;

@@ -16,14 +16,6 @@
 
 #define SHORT_TIMEOUT_S 5
 
-static double mono_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 /*
  * Send {"cmd": @cmd, "args": @args} and read one reply line until
  * @deadline. Returns the reply's "result" when it has one, else the

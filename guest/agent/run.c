@@ -54,14 +54,6 @@ static void capture_add(struct capture *c, const char *data, size_t n)
 	c->len += n;
 }
 
-static double mono_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 /* The last non-empty line of the program's stdout, parsed as JSON. */
 static json_object *last_json_line(struct capture *c)
 {

@@ -20,14 +20,6 @@
 #define BACKGROUND_DONE "/run/cxlbed-background-done"
 #define SETTLE_TIMEOUT_S 120	/* far beyond the loads, modeled or host time */
 
-static double mono_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 void wait_background_startup(void)
 {
 	static bool settled;

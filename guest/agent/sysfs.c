@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "agent.h"
@@ -51,6 +52,14 @@ long long sysfs_ll(const char *path, long long def)
 	if (sysfs_read(path, buf, sizeof(buf)) < 0 || !buf[0])
 		return def;
 	return strtoll(buf, NULL, 0);
+}
+
+double mono_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
 double uptime_s(void)

@@ -14,7 +14,6 @@ static void *lane_main(void *arg)
 	struct rt_lane *l = arg;
 	struct rt_lanes *ls = l->set;
 	struct rt_backend *be = ls->be;
-
 	uint64_t running;	/* since when it runs outside a copy or a wait */
 
 	be->ops->lane_start(be, l->idx);

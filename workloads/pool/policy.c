@@ -183,10 +183,10 @@ static void damon_kdamond(struct wr *w, int k, const struct pw_kernel_knobs *kn,
 	/*
 	 * Anonymous pages only (a filter of type anon with matching N drops
 	 * the pages that are not). Under TCG the CXL node is I/O memory, and
-	 * code there runs one instruction per translation, never cached: a
-	 * program whose text the cold scheme moved to it ran ~100x slower in
-	 * host time (its modeled time does not count instruction fetches),
-	 * so that damon's run never ended (docs/pooling.md).
+	 * code there runs one instruction per translation, never cached:
+	 * once the cold scheme had moved cxlbed-pool's text there, its vCPU
+	 * spent its host time translating and damon's run never ended
+	 * (docs/pooling.md, "damon").
 	 */
 	put(w, "1", "%s/filters/nr_filters", s);
 	put(w, "anon", "%s/filters/0/type", s);

@@ -62,10 +62,11 @@ int pw_policy_setup(enum pw_policy p, const struct pw_kernel_knobs *k,
 		    char *err, size_t errlen);
 void pw_policy_teardown(enum pw_policy p);
 /*
- * In the child, once the local limit holds: what must not run while the
- * node is being filled (damon's kdamonds: migrate_hot promoting into the
- * node between the reading of its free memory and the locking of the
- * rest got the child OOM-killed). 0, or -1 with a message in @err.
+ * In the child, once the local limit holds: what should not move pages
+ * into the node while it is being filled (damon's kdamonds; migrate_hot
+ * would promote between the reading of its free memory and the locking
+ * of the rest). The OOM kills seen while filling had another cause (the
+ * CPUs' free lists: pw_limit_apply). 0, or -1 with a message in @err.
  */
 int pw_policy_start(enum pw_policy p, char *err, size_t errlen);
 
