@@ -144,6 +144,7 @@ static void select_first(uint32_t *idx, size_t n, size_t k, const float *key,
 /* acc[i] = acc[i] * decay + add[i], four at a time (GCC's and clang's
  * vector types: SSE on x86-64, NEON on arm64, plain code elsewhere). */
 typedef float f4 __attribute__((vector_size(16)));
+typedef int32_t i4 __attribute__((vector_size(16)));
 
 static void fold(float *acc, const float *add, float decay, uint32_t n)
 {
@@ -159,6 +160,121 @@ static void fold(float *acc, const float *add, float decay, uint32_t n)
 	}
 	for (; i < n; i++)
 		acc[i] = acc[i] * decay + add[i];
+}
+
+void rt_class_fold_counts(struct rt_classifier *c, uint32_t *count)
+{
+	const float decay = (float)c->p.decay;
+
+	/*
+	 * The counts go on being written by the threads that count: each is
+	 * read and zeroed on its own (a count landing in between is lost, as
+	 * one landing between a touch and its zeroing always was).
+	 */
+	if (c->touched) {
+		/* touches and samples too: all of it through fresh[], folded
+		 * by the epoch as usual */
+		for (uint32_t i = 0; i < c->n; i++) {
+			uint32_t k = __atomic_exchange_n(&count[i], 0, __ATOMIC_RELAXED);
+
+			c->fresh[i] += (float)k;
+			c->fresh_var[i] += (float)k;
+		}
+		return;
+	}
+	/* score = score x decay + count, the variance alike (a count is its
+	 * own variance), in one pass, four units at a time as fold() */
+	float *score = c->score, *var = c->var;
+	uint32_t n = c->n, i = 0;
+
+	for (; i + 4 <= n; i += 4) {
+		i4 u;
+		f4 k, a;
+
+		for (int j = 0; j < 4; j++)
+			u[j] = (int32_t)__atomic_load_n(&count[i + j], __ATOMIC_RELAXED);
+		if (!(u[0] | u[1] | u[2] | u[3])) {
+			k = (f4){ 0, 0, 0, 0 };
+		} else {
+			for (int j = 0; j < 4; j++)
+				__atomic_store_n(&count[i + j], 0, __ATOMIC_RELAXED);
+			k = __builtin_convertvector(u, f4);
+		}
+		memcpy(&a, score + i, sizeof(a));
+		a = a * decay + k;
+		memcpy(score + i, &a, sizeof(a));
+		memcpy(&a, var + i, sizeof(a));
+		a = a * decay + k;
+		memcpy(var + i, &a, sizeof(a));
+	}
+	for (; i < n; i++) {
+		float k = (float)__atomic_exchange_n(&count[i], 0, __ATOMIC_RELAXED);
+
+		score[i] = score[i] * decay + k;
+		var[i] = var[i] * decay + k;
+	}
+	c->folded = true;
+}
+
+/*
+ * The first TOPK units of @idx[0..n) in select_first's order, into @best,
+ * by one pass that keeps a small sorted buffer: far cheaper than
+ * select_first, which moves every unit. Returns how many (min(TOPK, n)).
+ */
+#define TOPK 16
+
+static size_t top_few(const uint32_t *idx, size_t n, const float *key, int desc,
+		      uint32_t *best)
+{
+	struct sel s = { key, desc };
+	size_t m = 0, k = TOPK;
+
+	for (size_t i = 0; i < n; i++) {
+		size_t at;
+
+		if (m == k && cmp_units(&idx[i], &best[m - 1], &s) >= 0)
+			continue;
+		at = m < k ? m++ : m - 1;
+		while (at > 0 && cmp_units(&idx[i], &best[at - 1], &s) < 0) {
+			best[at] = best[at - 1];
+			at--;
+		}
+		best[at] = idx[i];
+	}
+	return m;
+}
+
+/*
+ * The swaps of a full fast tier, planned from the few hottest slow units
+ * and coldest fast ones (top_few) when the pairs stop being worth it
+ * within them, as in most epochs that move anything. Returns false when
+ * that cannot be told from so few (then every unit is sorted).
+ */
+static bool few_swaps(struct rt_classifier *c, const uint32_t *slow, size_t ns,
+		      const uint32_t *fast, size_t nf, size_t limit, double z,
+		      uint32_t *promote, size_t *np, uint32_t *demote, size_t *nd)
+{
+	uint32_t hot[TOPK], cold[TOPK];
+	size_t ks = top_few(slow, ns, c->score, 1, hot);
+	size_t kf = top_few(fast, nf, c->score, 0, cold);
+	size_t i = 0;
+
+	while (i < ks && i < kf && i < limit &&
+	       rt_class_worth_var(&c->p, c->score[hot[i]], c->score[cold[i]],
+				  c->var[hot[i]] + c->var[cold[i]], z))
+		i++;
+	/* ran out of a buffer that did not hold every unit of its side */
+	if (i < limit && ((i == ks && ks < ns) || (i == kf && kf < nf)))
+		return false;
+	for (size_t k = 0; k < i; k++) {
+		demote[(*nd)++] = cold[k];
+		rt_class_set_fast(c, cold[k], false);
+		c->moved[cold[k]] = c->epoch;
+		promote[(*np)++] = hot[k];
+		rt_class_set_fast(c, hot[k], true);
+		c->moved[hot[k]] = c->epoch;
+	}
+	return true;
 }
 
 void rt_class_epoch(struct rt_classifier *c, uint32_t *promote, size_t *np,
@@ -184,10 +300,14 @@ void rt_class_epoch(struct rt_classifier *c, uint32_t *promote, size_t *np,
 	 * decay squared): for plain counts it then equals the score, the
 	 * Poisson bound as it always was, erring wide.
 	 */
-	fold(c->score, c->fresh, decay, c->n);
-	fold(c->var, c->fresh_var, decay, c->n);
-	memset(c->fresh, 0, c->n * sizeof(*c->fresh));
-	memset(c->fresh_var, 0, c->n * sizeof(*c->fresh_var));
+	if (!c->folded) {
+		fold(c->score, c->fresh, decay, c->n);
+		fold(c->var, c->fresh_var, decay, c->n);
+		memset(c->fresh, 0, c->n * sizeof(*c->fresh));
+		memset(c->fresh_var, 0, c->n * sizeof(*c->fresh_var));
+		c->touched = false;
+	}
+	c->folded = false;
 	for (uint32_t u = 0; u < c->n; u++) {
 		float sc = c->score[u];
 
@@ -215,6 +335,14 @@ void rt_class_epoch(struct rt_classifier *c, uint32_t *promote, size_t *np,
 	if (c->in_fast >= c->capacity &&
 	    (!ns || !nf || !rt_class_worth_var(&c->p, c->score[top], c->score[bottom],
 					       c->var[top] + c->var[bottom], z)))
+		goto out;
+	/*
+	 * No free room: a few swaps at most, most epochs. Sorting every unit
+	 * for them (16384 rows, 4096 slots) cost 2-4 million instructions an
+	 * epoch that moved anything, all of it modeled time of the helper.
+	 */
+	if (c->in_fast >= c->capacity &&
+	    few_swaps(c, slow, ns, fast, nf, limit, z, promote, np, demote, nd))
 		goto out;
 	want = ns < limit ? ns : limit;
 	select_first(slow, ns, want, c->score, 1);

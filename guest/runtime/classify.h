@@ -47,6 +47,8 @@ struct rt_classifier {
 	uint8_t *fast;		/* 1: in the fast tier */
 	uint32_t *moved;	/* epoch of the unit's last move */
 	uint32_t epoch;
+	bool folded;		/* this epoch's accesses are in (rt_class_fold_counts) */
+	bool touched;		/* fresh[] holds something (a touch or a sample) */
 	uint32_t *order;	/* scratch */
 	uint64_t promotions, demotions;
 };
@@ -64,6 +66,7 @@ static inline void rt_class_touch(struct rt_classifier *c, uint32_t unit,
 	if (unit < c->n) {
 		c->fresh[unit] += count;
 		c->fresh_var[unit] += count;
+		c->touched = true;
 	}
 }
 
@@ -76,12 +79,21 @@ static inline void rt_class_sample(struct rt_classifier *c, uint32_t unit,
 	if (unit < c->n) {
 		c->fresh[unit] += weight;
 		c->fresh_var[unit] += weight * weight;
+		c->touched = true;
 	}
 }
 
 /* Record where a unit is now (initial placement, or a move the caller
  * made on its own); keeps in_fast right. */
 void rt_class_set_fast(struct rt_classifier *c, uint32_t unit, bool fast);
+
+/*
+ * This epoch's accesses as a count per unit (@count[0..n), zeroed here),
+ * with any touched or sampled ones: one pass over the units instead of a
+ * touch for each, for callers that count every access (object caches).
+ * The next rt_class_epoch then does not fold again.
+ */
+void rt_class_fold_counts(struct rt_classifier *c, uint32_t *count);
 
 /*
  * Close the epoch: fold this epoch's accesses into the scores, then plan.

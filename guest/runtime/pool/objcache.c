@@ -163,14 +163,7 @@ uint64_t cp_objs_epoch(struct cxlpool_objs *o)
 	size_t np, nd, moved = 0;
 	uint64_t t0, t;
 
-	for (size_t i = 0; i < o->n; i++) {
-		uint32_t c = LOAD(o->count[i]);
-
-		if (c) {
-			STORE(o->count[i], 0);
-			rt_class_touch(&o->cls, (uint32_t)i, (float)c);
-		}
-	}
+	rt_class_fold_counts(&o->cls, o->count);
 	rt_class_epoch(&o->cls, o->pro, &np, o->dem, &nd, o->nslots);
 	t0 = cp_now_ns();
 	for (size_t k = 0; k < nd; k++) {

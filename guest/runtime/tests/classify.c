@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* Hot/cold classification and its hysteresis (classify.c). */
+#include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "classify.h"
 #include "tap.h"
@@ -50,14 +52,131 @@ static int skewed(const struct rt_class_params *p, float weight)
 	return good;
 }
 
+/* The plan an epoch must make with no free room, worked out the plain way
+ * from the scores as they stand after the fold: every movable unit sorted
+ * (slow ones hottest first, fast ones coldest first, the lower number on
+ * a tie), pairs taken while each is worth a swap with the documented
+ * noise bound z = max(p.z, sqrt(2 ln(slow x fast))). */
+static const float *ref_key;
+static int ref_desc;
+
+static int ref_cmp(const void *pa, const void *pb)
+{
+	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
+
+	if (ref_key[a] != ref_key[b])
+		return (ref_desc ? ref_key[a] > ref_key[b] : ref_key[a] < ref_key[b]) ? -1 : 1;
+	return (a > b) - (a < b);
+}
+
+static void ref_plan(const struct rt_classifier *c, size_t max, uint32_t *rp, size_t *rnp,
+		     uint32_t *rd, size_t *rnd_)
+{
+	static uint32_t slow[N], fast[N];
+	size_t ns = 0, nf = 0, limit = c->p.max_moves ? c->p.max_moves : c->n, i = 0, j = 0;
+	uint32_t epoch = c->epoch + 1;
+	double pairs, z;
+
+	for (uint32_t u = 0; u < c->n; u++) {
+		if (epoch - c->moved[u] < c->p.dwell)
+			continue;
+		if (c->fast[u])
+			fast[nf++] = u;
+		else if (c->score[u] >= (float)c->p.min_score)
+			slow[ns++] = u;
+	}
+	pairs = (double)(ns ? ns : 1) * (double)(nf ? nf : 1);
+	z = sqrt(2.0 * log(pairs > 1 ? pairs : 1));
+	if (z < c->p.z)
+		z = c->p.z;
+	ref_key = c->score;
+	ref_desc = 1;
+	qsort(slow, ns, sizeof(*slow), ref_cmp);
+	ref_desc = 0;
+	qsort(fast, nf, sizeof(*fast), ref_cmp);
+	if (limit > max)
+		limit = max;
+	*rnp = *rnd_ = 0;
+	while (i < ns && i < limit && j < nf &&
+	       rt_class_worth_var(&c->p, c->score[slow[i]], c->score[fast[j]],
+				  c->var[slow[i]] + c->var[fast[j]], z)) {
+		rd[(*rnd_)++] = fast[j++];
+		rp[(*rnp)++] = slow[i++];
+	}
+}
+
+/*
+ * A drifting skewed stream (the hot tenth of the units moves on every 10
+ * epochs) over a full fast tier: counts folded in one pass make the same
+ * plans as the same counts touched one by one, and both make the plan
+ * worked out the plain way. Returns the epochs that moved anything, or -1
+ * at the first difference; @most: the most swaps in one epoch.
+ */
+static int drift_plans(size_t *most)
+{
+	static uint32_t count[N], rp[N], rd[N], pro2[N], dem2[N];
+	struct rt_class_params p;
+	struct rt_classifier a, b;
+	size_t rnp, rnd_, np2, nd2;
+	int moving = 0;
+
+	rt_class_params_default(&p);
+	p.decay = 0.9;
+	rt_class_init(&a, &p, N, N / 10);
+	rt_class_init(&b, &p, N, N / 10);
+	for (uint32_t u = 0; u < N / 10; u++) {
+		rt_class_set_fast(&a, u, true);
+		rt_class_set_fast(&b, u, true);
+	}
+	for (int e = 0; e < 100; e++) {
+		uint32_t hot = (uint32_t)(e / 10) * (N / 10);
+
+		for (int k = 0; k < 4 * N; k++) {
+			/* graded heat (a product of two uniforms) so that many
+			 * pairs lie near the margin, then sharp jumps (many
+			 * swaps in one epoch) */
+			uint32_t u = rnd(4) ? (hot + (e < 50 ? rnd(N / 5) * rnd(N / 5) / (N / 5)
+							     : rnd(N / 10))) % N : rnd(N);
+
+			count[u]++;
+			rt_class_touch(&a, u, 1);
+		}
+		rt_class_fold_counts(&b, count);
+		ref_plan(&b, N, rp, &rnp, rd, &rnd_);
+		rt_class_epoch(&a, pro, &np, dem, &nd, N);
+		rt_class_epoch(&b, pro2, &np2, dem2, &nd2, N);
+		if (np != np2 || nd != nd2 || memcmp(pro, pro2, np * sizeof(*pro)) ||
+		    memcmp(dem, dem2, nd * sizeof(*dem)) || np != rnp || nd != rnd_ ||
+		    memcmp(pro, rp, np * sizeof(*pro)) || memcmp(dem, rd, nd * sizeof(*dem))) {
+			diag("epoch %d: touched %zu/%zu, counted %zu/%zu, plain %zu/%zu moves",
+			     e, np, nd, np2, nd2, rnp, rnd_);
+			moving = -1;
+			break;
+		}
+		for (uint32_t u = 0; u < N; u++)
+			if (count[u])
+				moving = -1;
+		if (moving < 0) {
+			diag("epoch %d: counts not zeroed by the fold", e);
+			break;
+		}
+		moving += np > 0;
+		*most = np > *most ? np : *most;
+	}
+	rt_class_fini(&a);
+	rt_class_fini(&b);
+	return moving;
+}
+
 int main(void)
 {
 	struct rt_class_params p;
 	struct rt_classifier c;
 	int good;
 	uint64_t moves;
+	size_t most = 0;
 
-	plan(14);
+	plan(16);
 	rt_class_params_default(&p);
 
 	/* Free room is filled with whatever was touched. */
@@ -162,5 +281,26 @@ int main(void)
 	rt_class_epoch(&c, pro, &np, dem, &nd, 3);
 	is_int(np, 3, "and the caller's room (3) bounds it too");
 	rt_class_fini(&c);
+
+	/* With no free room only the units that could pair are sorted: the
+	 * plans are still those of sorting every movable unit. */
+	/* Equal heat: the lower numbers first, as when every unit is sorted. */
+	rt_class_params_default(&p);
+	rt_class_init(&c, &p, 100, 10);
+	for (uint32_t u = 90; u < 100; u++)
+		rt_class_set_fast(&c, u, true);
+	for (uint32_t u = 0; u < 90; u++)
+		rt_class_touch(&c, u, 100);
+	rt_class_epoch(&c, pro, &np, dem, &nd, N);
+	good = np == 10;
+	for (uint32_t u = 0; u < 10; u++)
+		good &= contains(pro, np, u);
+	ok(good, "90 units equally hot for 10 places: units 0-9 promoted (%zu moves)", np);
+	rt_class_fini(&c);
+
+	good = drift_plans(&most);
+	ok(good >= 5 && most > 16, "a drifting hot set over a full fast tier, 100 epochs: every "
+	   "plan the plain one, counted or touched (%d epochs moved units, at most %zu at once)",
+	   good, most);
 	return done_testing();
 }
