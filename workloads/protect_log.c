@@ -4,6 +4,7 @@
 #include "wl.h"
 
 #include <string.h>
+#include <sys/resource.h>
 
 
 void plog_lock(struct plog *p)
@@ -151,6 +152,15 @@ void plog_op_time(struct plog *p, double s)
 		p->epoch[p->nepoch].max_op_s = s;
 }
 
+/* Times the calling thread was preempted so far (its involuntary context
+ * switches): an epoch whose thread lost its vCPU to another shows it. */
+static long preemptions(void)
+{
+	struct rusage ru;
+
+	return getrusage(RUSAGE_THREAD, &ru) ? 0 : ru.ru_nivcsw;
+}
+
 void plog_epoch_begin(struct plog *p)
 {
 	if (p->nepoch >= (int)(sizeof(p->epoch) / sizeof(p->epoch[0])))
@@ -161,6 +171,7 @@ void plog_epoch_begin(struct plog *p)
 	p->epoch[p->nepoch].reads = p->reads;
 	p->epoch[p->nepoch].writes = p->writes;
 	p->epoch[p->nepoch].failures0 = (uint64_t)p->failures_seen;
+	p->epoch[p->nepoch].preempted = preemptions();
 }
 
 bool plog_fully_protected(struct plog *p, struct prot_store *s)
@@ -194,6 +205,7 @@ void plog_epoch_end(struct plog *p, struct prot_store *s)
 	e->ops = p->ops - e->ops;
 	e->reads = p->reads - e->reads;
 	e->writes = p->writes - e->writes;
+	e->preempted = preemptions() - e->preempted;
 	/* degraded: any part of it was (a repair may end within an epoch) */
 	e->ended_degraded = st.stripes_degraded > 0;
 	degraded = e->ended_degraded || (uint64_t)p->failures_seen != e->failures0 ||
@@ -298,11 +310,12 @@ void plog_print(struct plog *p, struct prot_store *s, FILE *f)
 	fputs("\"epochs\":[", f);
 	for (int i = 0; i < p->nepoch; i++)
 		fprintf(f, "%s{\"t0_s\":%.6f,\"t1_s\":%.6f,\"ops\":%llu,\"reads\":%llu,"
-			"\"writes\":%llu,\"max_op_s\":%.6f,\"state\":\"%s\"}", i ? "," : "",
+			"\"writes\":%llu,\"max_op_s\":%.6f,\"preempted\":%ld,\"state\":\"%s\"}",
+			i ? "," : "",
 			p->epoch[i].t0, p->epoch[i].t1, (unsigned long long)p->epoch[i].ops,
 			(unsigned long long)p->epoch[i].reads,
 			(unsigned long long)p->epoch[i].writes, p->epoch[i].max_op_s,
-			p->epoch[i].state);
+			p->epoch[i].preempted, p->epoch[i].state);
 	fputs("],\"kernel_events\":[", f);
 	for (int i = 0; i < p->nkev; i++) {
 		const struct mon_event *e = &p->kev[i].e;

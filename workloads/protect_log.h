@@ -40,6 +40,7 @@ struct plog_epoch {
 	double t0, t1;		/* guest clock */
 	uint64_t ops, reads, writes;
 	double max_op_s;	/* slowest operation in it, guest clock */
+	long preempted;		/* its thread's involuntary context switches */
 	const char *state;	/* normal, degraded, protected, lost */
 	uint64_t failures0;	/* failures_seen when it began */
 	bool ended_degraded;	/* stripes were degraded at its end */

@@ -37,7 +37,7 @@ kill_diag() {  # kill_diag DIR
 		jq -r '.workloads[]? | .host as $h | .output as $o |
 			($o.modeled.rois // []) as $r |
 			"\($h): final_ok \($o.final_ok) final_lost \($o.final_lost) reads_lost \($o.reads_lost) corrupt \($o.corrupt)",
-			($o.epochs // [] | to_entries[] | "  epoch \(.key) \(.value.state) ops \(.value.ops) guest \(.value.t0_s)-\(.value.t1_s) s")' \
+			($o.epochs // [] | to_entries[] | "  epoch \(.key) \(.value.state) ops \(.value.ops) guest \(.value.t0_s)-\(.value.t1_s) s, slowest op \(.value.max_op_s) s, preempted \(.value.preempted)")' \
 			"$1/summary.json" 2>/dev/null | head -60
 		host_diag "$1"
 	} | { last_failed=1; diag; }
