@@ -216,6 +216,18 @@ void rt_class_fold_counts(struct rt_classifier *c, uint32_t *count)
 	c->folded = true;
 }
 
+/* Plan one swap: @in into the fast tier, @out of it. */
+static void plan_swap(struct rt_classifier *c, uint32_t in, uint32_t out, uint32_t *promote,
+		      size_t *np, uint32_t *demote, size_t *nd)
+{
+	demote[(*nd)++] = out;
+	rt_class_set_fast(c, out, false);
+	c->moved[out] = c->epoch;
+	promote[(*np)++] = in;
+	rt_class_set_fast(c, in, true);
+	c->moved[in] = c->epoch;
+}
+
 /*
  * The first TOPK units of @idx[0..n) in select_first's order, into @best,
  * by one pass that keeps a small sorted buffer: far cheaper than
@@ -266,14 +278,8 @@ static bool few_swaps(struct rt_classifier *c, const uint32_t *slow, size_t ns,
 	/* ran out of a buffer that did not hold every unit of its side */
 	if (i < limit && ((i == ks && ks < ns) || (i == kf && kf < nf)))
 		return false;
-	for (size_t k = 0; k < i; k++) {
-		demote[(*nd)++] = cold[k];
-		rt_class_set_fast(c, cold[k], false);
-		c->moved[cold[k]] = c->epoch;
-		promote[(*np)++] = hot[k];
-		rt_class_set_fast(c, hot[k], true);
-		c->moved[hot[k]] = c->epoch;
-	}
+	for (size_t k = 0; k < i; k++)
+		plan_swap(c, hot[k], cold[k], promote, np, demote, nd);
 	return true;
 }
 
@@ -327,23 +333,24 @@ void rt_class_epoch(struct rt_classifier *c, uint32_t *promote, size_t *np,
 	if (limit > max)
 		limit = max;
 	z = pair_z(&c->p, ns, nf);
-	/*
-	 * No free room and the first pair not worth a swap: the swap loop
-	 * would stop there, so skip the sorting (most epochs of a steady
-	 * workload; GUPS's sorted 768 units for nothing, 100 us an epoch).
-	 */
-	if (c->in_fast >= c->capacity &&
-	    (!ns || !nf || !rt_class_worth_var(&c->p, c->score[top], c->score[bottom],
-					       c->var[top] + c->var[bottom], z)))
-		goto out;
-	/*
-	 * No free room: a few swaps at most, most epochs. Sorting every unit
-	 * for them (16384 rows, 4096 slots) cost 2-4 million instructions an
-	 * epoch that moved anything, all of it modeled time of the helper.
-	 */
-	if (c->in_fast >= c->capacity &&
-	    few_swaps(c, slow, ns, fast, nf, limit, z, promote, np, demote, nd))
-		goto out;
+	if (c->in_fast >= c->capacity) {
+		/*
+		 * No free room and the first pair not worth a swap: the swap
+		 * loop would stop there, so skip the sorting (most epochs of a
+		 * steady workload; GUPS's sorted 768 units for nothing, 100 us
+		 * an epoch).
+		 */
+		if (!ns || !nf || !rt_class_worth_var(&c->p, c->score[top], c->score[bottom],
+						      c->var[top] + c->var[bottom], z))
+			goto out;
+		/*
+		 * Else a few swaps at most, most epochs. Sorting every unit for
+		 * them (16384 rows, 4096 slots) cost 2-4 million instructions an
+		 * epoch that moved anything, all of it modeled time of the helper.
+		 */
+		if (few_swaps(c, slow, ns, fast, nf, limit, z, promote, np, demote, nd))
+			goto out;
+	}
 	want = ns < limit ? ns : limit;
 	select_first(slow, ns, want, c->score, 1);
 	select_first(fast, nf, want, c->score, 0);
@@ -360,14 +367,9 @@ void rt_class_epoch(struct rt_classifier *c, uint32_t *promote, size_t *np,
 	while (i < want && j < nf && *np < limit &&
 	       rt_class_worth_var(&c->p, c->score[slow[i]], c->score[fast[j]],
 				  c->var[slow[i]] + c->var[fast[j]], z)) {
-		uint32_t in = slow[i++], out = fast[j++];
-
-		demote[(*nd)++] = out;
-		rt_class_set_fast(c, out, false);
-		c->moved[out] = c->epoch;
-		promote[(*np)++] = in;
-		rt_class_set_fast(c, in, true);
-		c->moved[in] = c->epoch;
+		plan_swap(c, slow[i], fast[j], promote, np, demote, nd);
+		i++;
+		j++;
 	}
 out:
 	c->promotions += *np;

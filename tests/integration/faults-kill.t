@@ -24,113 +24,108 @@ check "bad fault kind: nothing started" test ! -e "$outroot/bad/qemu-h0.cmdline"
 # wl OUT JQ: the protect workload's output
 wl() { jq -r ".workloads[0].output | $2" "$1/summary.json"; }
 
-# What a kill run did, for the failure log after any failed check of it:
-# the run's last lines, the fault record, each workload's epochs (state,
-# ops, modeled ms from the epoch ROIs) and the hosts' consoles.
-kill_diag() {  # kill_diag DIR
-	[ -n "$sect_failed" ] || return 0
+# What a kill run did, for the failure log, when any check of its section
+# failed (lib.sh's count of failures has grown since BEFORE): the run's last
+# lines, the fault record, each workload's epochs (state, ops, guest times,
+# slowest op, preemptions) and the hosts' consoles.
+kill_diag() {  # kill_diag DIR BEFORE
+	[ "$failed" -gt "$2" ] || return 0
 	{
 		tail -n 25 "$1.log"
 		jq -c '.faults[]? | del(.workloads) | {name, fired, injected, detected,
 			detection_ns, resumed_ns, bytes_at_risk, bytes_lost, workload}' \
 			"$1/summary.json" 2>/dev/null | cut -c1-1500
 		jq -r '.workloads[]? | .host as $h | .output as $o |
-			($o.modeled.rois // []) as $r |
 			"\($h): final_ok \($o.final_ok) final_lost \($o.final_lost) reads_lost \($o.reads_lost) corrupt \($o.corrupt)",
 			($o.epochs // [] | to_entries[] | "  epoch \(.key) \(.value.state) ops \(.value.ops) guest \(.value.t0_s)-\(.value.t1_s) s, slowest op \(.value.max_op_s) s, preempted \(.value.preempted)")' \
 			"$1/summary.json" 2>/dev/null | head -60
 		host_diag "$1"
 	} | { last_failed=1; diag; }
-	sect_failed=
 }
-# Checks of one section; kill_diag prints only when one of them failed.
-sect_failed=
-sok() { ok "$@"; [ -z "$last_failed" ] || sect_failed=1; }
-scheck() { check "$@"; [ -z "$last_failed" ] || sect_failed=1; }
 
 # 1. replication 2, one node of three killed in the steady state
-out=$outroot/rep2
+out=$outroot/rep2 before=$failed
 "$cxlbed" run --out "$out" "$top/workloads/scenarios/faults-kill-rep2.scn" >"$outroot/rep2.log" 2>&1
-sok $? "rep2: the run passes (every check, the fault checks included)"
-scheck "rep2: the kill fired and every injection step succeeded" \
+ok $? "rep2: the run passes (every check, the fault checks included)"
+check "rep2: the kill fired and every injection step succeeded" \
 	test "$(sj "$out" '.faults[0] | .fired and .injected.ok')" = true
-scheck "rep2: the runtime detected it within 100 ms modeled" \
+check "rep2: the runtime detected it within 100 ms modeled" \
 	test "$(sj "$out" '.faults[0] | .detected and (.detection_ns // 1e99) < 1e8')" = true
-scheck "rep2: service resumed within 100 ms modeled of the kill" \
+check "rep2: service resumed within 100 ms modeled of the kill" \
 	test "$(sj "$out" '(.faults[0].resumed_ns // 1e99) < 1e8')" = true
-scheck "rep2: bytes at risk reported, 0 lost" \
+check "rep2: bytes at risk reported, 0 lost" \
 	test "$(sj "$out" '.faults[0] | .bytes_at_risk > 0 and .bytes_lost == 0')" = true
-scheck "rep2: every block verified at the end, none lost, no corrupt value" \
+check "rep2: every block verified at the end, none lost, no corrupt value" \
 	test "$(wl "$out" '.final_ok > 0 and .final_lost == 0 and .corrupt == 0')" = true
-scheck "rep2: re-protected onto surviving nodes at 1 GiB/s or more (modeled)" \
+check "rep2: re-protected onto surviving nodes at 1 GiB/s or more (modeled)" \
 	test "$(sj "$out" '.faults[0].recovery | .bytes > 0 and .gibps >= 1')" = true
-scheck "rep2: degraded throughput at least 80% of normal" \
+check "rep2: degraded throughput at least 80% of normal" \
 	test "$(sj "$out" '.faults[0].workload.degraded_vs_normal >= 0.8')" = true
-scheck "rep2: the seed is in summary.json" test "$(sj "$out" .fault_seed)" = 1
-scheck "rep2: report.md has the faults table and the timeline" \
+check "rep2: the seed is in summary.json" test "$(sj "$out" .fault_seed)" = 1
+check "rep2: report.md has the faults table and the timeline" \
 	sh -c "grep -q '^| kill-p1 | kill-pool-node | p1 ' '$out/report.md' &&
 	       grep -q 'faults-timeline.svg' '$out/report.md' && test -s '$out/faults-timeline.svg'"
 sj "$out" '.faults[0] | "detection \(.detection_ns/1e6) ms, resumed \(.resumed_ns/1e6) ms, repair \(.recovery.gibps) GiB/s, degraded/normal \(.workload.degraded_vs_normal) (modeled)"' | diag
-kill_diag "$out"
+kill_diag "$out" "$before"
 check "rep2: no QEMU left behind" no_qemu_left "$out"
 
 # 1b. replication 2 under a layer sweep, one node killed mid-sweep
-out=$outroot/sweep
+out=$outroot/sweep before=$failed
 "$cxlbed" run --out "$out" "$top/tests/data/faults-kill-sweep.scn" >"$outroot/sweep.log" 2>&1
-sok $? "sweep: the run passes"
-scheck "sweep: the kill fired and was detected within 100 ms modeled" \
+ok $? "sweep: the run passes"
+check "sweep: the kill fired and was detected within 100 ms modeled" \
 	test "$(sj "$out" '.faults[0] | .fired and .injected.ok and .detected and (.detection_ns // 1e99) < 1e8')" = true
-scheck "sweep: service resumed within 100 ms modeled of the kill" \
+check "sweep: service resumed within 100 ms modeled of the kill" \
 	test "$(sj "$out" '(.faults[0].resumed_ns // 1e99) < 1e8')" = true
-scheck "sweep: 0 bytes lost, every block verified, no corrupt value" \
+check "sweep: 0 bytes lost, every block verified, no corrupt value" \
 	test "$(wl "$out" '.pattern == "sweep" and .final_ok > 0 and .final_lost == 0 and .corrupt == 0 and .reads_lost == 0')" = true
 sj "$out" '.faults[0] | "sweep: detection \(.detection_ns/1e6) ms, resumed \(.resumed_ns/1e6) ms, repair \(.recovery.gibps) GiB/s (modeled)"' | diag
-kill_diag "$out"
+kill_diag "$out" "$before"
 check "sweep: no QEMU left behind" no_qemu_left "$out"
 
 # 2. Reed-Solomon 4+2 over six nodes, two killed in the same run
-out=$outroot/rs
+out=$outroot/rs before=$failed
 "$cxlbed" run --out "$out" "$top/tests/data/faults-rs42.scn" >"$outroot/rs.log" 2>&1
-sok $? "rs4+2: the run passes"
-scheck "rs4+2: both kills fired" \
+ok $? "rs4+2: the run passes"
+check "rs4+2: both kills fired" \
 	test "$(sj "$out" '[.faults[] | select(.fired and .injected.ok)] | length')" = 2
-scheck "rs4+2: both detected" \
+check "rs4+2: both detected" \
 	test "$(sj "$out" '[.faults[] | select(.detected)] | length')" = 2
-scheck "rs4+2: two nodes killed, 0 bytes lost, every block verified" \
+check "rs4+2: two nodes killed, 0 bytes lost, every block verified" \
 	test "$(wl "$out" '.final_ok > 0 and .final_lost == 0 and .corrupt == 0 and .reads_lost == 0')" = true
-scheck "rs4+2: memory overhead 1.5x reported" test "$(wl "$out" .overhead)" = 1.5
-kill_diag "$out"
+check "rs4+2: memory overhead 1.5x reported" test "$(wl "$out" .overhead)" = 1.5
+kill_diag "$out" "$before"
 check "rs4+2: no QEMU left behind" no_qemu_left "$out"
 
 # 2b. two hosts borrow from the same pool nodes: one kill reaches both
-out=$outroot/2host
+out=$outroot/2host before=$failed
 "$cxlbed" run --out "$out" "$top/workloads/scenarios/faults-kill-2host.scn" >"$outroot/2host.log" 2>&1
-sok $? "2host: the run passes"
-scheck "2host: both hosts detected the kill" \
+ok $? "2host: the run passes"
+check "2host: both hosts detected the kill" \
 	test "$(sj "$out" '[.faults[0].detections[].host] | unique | length')" = 2
-scheck "2host: service resumed within 100 ms modeled on both" \
+check "2host: service resumed within 100 ms modeled on both" \
 	test "$(sj "$out" '.faults[0] | (.resumed_ns // 1e99) < 1e8 and ([.detections[] | select(.stall_ns >= 0) | .host] | unique | length) == 2')" = true
-scheck "2host: each host re-protected onto the surviving node" \
+check "2host: each host re-protected onto the surviving node" \
 	test "$(sj "$out" '[.faults[0].detections[] | select(.repaired_bytes > 0) | .host] | unique | length')" = 2
-scheck "2host: 0 bytes lost on either host, every block verified, no corrupt value" \
+check "2host: 0 bytes lost on either host, every block verified, no corrupt value" \
 	test "$(jq -r '[.workloads[].output | select(.final_ok > 0 and .final_lost == 0 and .corrupt == 0)] | length' "$out/summary.json")" = 2
-scheck "2host: each host's throughput around the fault is reported, the worst as the fault's" \
+check "2host: each host's throughput around the fault is reported, the worst as the fault's" \
 	test "$(sj "$out" '.faults[0] | (.workloads | length) == 2 and .workload.degraded_vs_normal == ([.workloads[].degraded_vs_normal] | min)')" = true
 sj "$out" '.faults[0].detections[] | "2host: \(.host): detection \(.detection_ns/1e6) ms, served again \((.detection_ns + .stall_ns)/1e6) ms, repair \(.repair_gibps) GiB/s (modeled)"' | diag
-scheck "2host: report.md has a row for each host's view of the fault" \
+check "2host: report.md has a row for each host's view of the fault" \
 	sh -c "grep -q '^| kill-p1 | h0 | kv |' '$out/report.md' && grep -q '^| kill-p1 | h1 | kv |' '$out/report.md'"
-kill_diag "$out"
+kill_diag "$out" "$before"
 check "2host: no QEMU left behind" no_qemu_left "$out"
 
 # 3. no protection: the loss is reported, never returned as good
-out=$outroot/none
+out=$outroot/none before=$failed
 "$cxlbed" run --out "$out" "$top/tests/data/faults-none.scn" >"$outroot/none.log" 2>&1
-sok $? "none: the run passes (a reported loss is the expected outcome)"
-scheck "none: the killed node's blocks are reported lost (reads refused or blocks lost)" \
+ok $? "none: the run passes (a reported loss is the expected outcome)"
+check "none: the killed node's blocks are reported lost (reads refused or blocks lost)" \
 	test "$(wl "$out" '.final_lost > 0 or .reads_lost > 0')" = true
-scheck "none: no value returned as good but wrong" test "$(wl "$out" .corrupt)" = 0
-scheck "none: the fault record says bytes were lost" \
+check "none: no value returned as good but wrong" test "$(wl "$out" .corrupt)" = 0
+check "none: the fault record says bytes were lost" \
 	test "$(sj "$out" '.faults[0].bytes_lost > 0')" = true
-kill_diag "$out"
+kill_diag "$out" "$before"
 check "none: no QEMU left behind" no_qemu_left "$out"
 finish
