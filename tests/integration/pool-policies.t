@@ -4,7 +4,8 @@
 # all-local, first-touch, weighted interleave, damon and libcxlpool in one
 # run, with the timing model. Every policy computes the verified result;
 # the local limit holds for interleave, damon and libcxlpool, and
-# first-touch fills it and spills the rest; damon's kdamonds moved pages;
+# first-touch fills it and spills the rest; damon's kdamonds moved pages
+# and its promotion governor ran;
 # libcxlpool stages every
 # layer use through its fast slots and its prefetch counts add up. Its
 # speed against the others is printed, not asserted: it moves between
@@ -15,7 +16,7 @@
 . "$(dirname "$0")/lib.sh"
 need_image
 [ -f "$top/build/timing/libcxlbed-timing.so" ] || skip_all "timing plugin not built (run make)"
-plan 15
+plan 16
 out=$outroot/pol
 run_scn "$out" "$top/tests/data/pool-policies.scn"
 pol() { sj "$out" ".workloads[0].output.policies[] | select(.policy == \"$1\") | $2"; }
@@ -33,6 +34,8 @@ check "interleave, damon and libcxlpool kept at most the local limit ($limit) on
 # (docs/pooling.md, "damon"). It is checked for movement, not a hit ratio.
 check "damon's kdamonds migrated pages ($(pol damon .moved_bytes) bytes, $(pol damon '.pages.migrated') pages)" \
 	within 'a > 0' "$(pol damon .moved_bytes)"
+check "damon's promotion governor read the node and no quota commit failed ($(pol damon '.governor | tostring'))" \
+	[ "$(pol damon '.governor | .checks > 0 and .failed == 0')" = true ]
 check "first-touch filled the local limit and spilled the rest ($(pol first-touch .fast_bytes_max) bytes local, hit $(pol first-touch .hit_ratio))" \
 	within 'a <= b && a >= b * 0.95 && c < 0.5' "$(pol first-touch .fast_bytes_max)" "$limit" "$(pol first-touch .hit_ratio)"
 need=$(pol libcxlpool '.sweeps * .layers * .layer_bytes')

@@ -264,15 +264,32 @@ int pw_policy_setup(enum pw_policy p, const struct pw_kernel_knobs *k,
 	}
 }
 
-int pw_policy_start(enum pw_policy p, char *err, size_t errlen)
+static long long usable_free(int node);
+
+int pw_policy_start(enum pw_policy p, int fast_node, char *err, size_t errlen)
 {
 	struct wr w = { err, errlen, 0 };
+	long long cap, window;
 
 	if (p != PW_DAMON)
 		return 0;
+	/* kdamond 0 promotes (setup_damon): its quota as configured is the
+	 * governor's ceiling, and the governor's first quota is in place
+	 * before it starts */
+	cap = cp_read_llf(-1, DAMON "/0/contexts/0/schemes/0/quotas/bytes");
+	window = cp_read_llf(-1, DAMON "/0/contexts/0/schemes/0/quotas/reset_interval_ms");
+	if (cap <= 0 || window <= 0 ||
+	    pw_damon_gov_prepare(fast_node, 0, (unsigned long long)cap,
+				 usable_free(fast_node), (unsigned)window))
+		return fail(err, errlen, "cannot set damon's promotion quota for node %d",
+			    fast_node);
 	for (int k = 0; k < 2; k++)
 		put(&w, "on", DAMON "/%d/state", k);
-	return w.failed ? -1 : 0;
+	if (w.failed)
+		return -1;
+	if (pw_damon_gov_start())
+		return fail(err, errlen, "cannot start the promotion governor");
+	return 0;
 }
 
 void pw_policy_teardown(enum pw_policy p)

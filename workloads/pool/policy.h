@@ -9,7 +9,8 @@
  *   tpp          the kernel's own tiering: numa_balancing=2 (promotion on
  *                hint faults) + demotion on reclaim (TPP's upstream form)
  *   damon        DAMON on physical memory: migrate_hot from the CXL node,
- *                migrate_cold from the local node (6.11+)
+ *                migrate_cold from the local node (6.11+), promotion held
+ *                to the local node's room (damon_gov.c)
  *   libcxlpool   the pooling runtime, through its API
  *
  * System-wide settings (sysctl, sysfs, debugfs) are made by the parent
@@ -62,13 +63,37 @@ int pw_policy_setup(enum pw_policy p, const struct pw_kernel_knobs *k,
 		    char *err, size_t errlen);
 void pw_policy_teardown(enum pw_policy p);
 /*
- * In the child, once the local limit holds: what should not move pages
- * into the node while it is being filled (damon's kdamonds; migrate_hot
- * would promote between the reading of its free memory and the locking
- * of the rest). The OOM kills seen while filling had another cause (the
- * CPUs' free lists: pw_limit_apply). 0, or -1 with a message in @err.
+ * In the child, once the local limit holds and the workload's data is
+ * placed: what must not move pages into the node before then (damon's
+ * kdamonds and their promotion governor). migrate_hot promoting while the
+ * data was placed took the room meant for its local share, and the
+ * share's allocation, bound to the node, was OOM-killed
+ * (docs/pooling.md, "damon"). 0, or -1 with a message in @err.
  */
-int pw_policy_start(enum pw_policy p, char *err, size_t errlen);
+int pw_policy_start(enum pw_policy p, int fast_node, char *err, size_t errlen);
+
+/* damon's promotion governor (damon_gov.c), started by pw_policy_start:
+ * what it did over the run. */
+struct pw_damon_gov_stats {
+	unsigned long long checks;	/* readings of the node's free pages */
+	unsigned long long commits;	/* quota changes committed */
+	unsigned long long closed;	/* readings that found no room */
+	unsigned long long failed;	/* commits the kernel refused */
+	double latency_ms;		/* longest quota commit */
+	long long lowest_room;		/* least free memory seen above the
+					 * node's high watermarks, bytes (< 0:
+					 * under them) */
+};
+/* Before kdamond @kdamond starts: write its first scheme's quota
+ * (migrate_hot into @node) for the node's room above its high watermark;
+ * @usable_bytes is that room now, as zoneinfo gives it, @cap the
+ * scheme's configured quota and @window_ms its charge window. */
+int pw_damon_gov_prepare(int node, int kdamond, unsigned long long cap,
+			 long long usable_bytes, unsigned window_ms);
+/* Once it runs: keep the quota to the room, from a thread. */
+int pw_damon_gov_start(void);
+/* Stop it (if running) and say what it did. */
+void pw_damon_gov_stop(struct pw_damon_gov_stats *st);
 
 /* Counters of page movement from /proc/vmstat. */
 struct pw_vmstat {

@@ -104,6 +104,11 @@ static void print_result(FILE *f, struct pw *w)
 		migrated, b->promote_success - a->promote_success,
 		(b->demote_kswapd - a->demote_kswapd) + (b->demote_direct - a->demote_direct),
 		b->numa_hint_faults - a->numa_hint_faults, b->migrate_fail - a->migrate_fail);
+	if (w->policy == PW_DAMON)
+		fprintf(f, ",\"governor\":{\"checks\":%llu,\"commits\":%llu,\"closed\":%llu,"
+			"\"failed\":%llu,\"latency_ms\":%.1f,\"lowest_room\":%lld}", w->gov.checks,
+			w->gov.commits, w->gov.closed, w->gov.failed, w->gov.latency_ms,
+			w->gov.lowest_room);
 	if (w->pool) {
 		/* copies by streams and caches; move_pages of managed memory
 		 * is in the page counters */

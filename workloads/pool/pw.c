@@ -236,8 +236,6 @@ void pw_limit(struct pw *w)
 		return;
 	}
 	w->reserved = (uint64_t)r;
-	if (pw_policy_start(w->policy, err, sizeof(err)))
-		pw_fail(w, "starting %s: %s", pw_policy_name(w->policy), err);
 }
 
 struct cxlpool *pw_pool(struct pw *w)
@@ -396,10 +394,16 @@ static void sampler_stop(void)
 
 void pw_begin(struct pw *w)
 {
+	char err[200];
+
+	/* the page counters first: what the policy moves as it starts (damon's
+	 * first demotions, before the region's clock starts) is its own */
+	pw_vmstat_read(&w->vm0);
+	if (pw_policy_start(w->policy, w->fast_node, err, sizeof(err)))
+		pw_fail(w, "starting %s: %s", pw_policy_name(w->policy), err);
 	if (w->pool)
 		cxlpool_stats(w->pool, &w->st0);
 	w->prev = w->st0;
-	pw_vmstat_read(&w->vm0);
 	if (!w->counts_itself)
 		sampler_start(w);
 	w->t0 = pw_now_ms();
@@ -440,6 +444,8 @@ void pw_end(struct pw *w)
 	ROI_MARK(CXLBED_ROI_END, w->policy);
 	w->t0 = pw_now_ms() - w->t0;	/* now the region's guest time */
 	pw_vmstat_read(&w->vm1);
+	if (w->policy == PW_DAMON)
+		pw_damon_gov_stop(&w->gov);
 	if (w->pool)
 		cxlpool_stats(w->pool, &w->st1);
 	if (!w->counts_itself)

@@ -66,6 +66,7 @@ struct pw {
 	uint64_t acc_all, hit_all;
 	struct cxlpool_stats st0, prev, st1;	/* region begin, last step, end */
 	struct pw_vmstat vm0, vm1;	/* /proc/vmstat at region begin, end */
+	struct pw_damon_gov_stats gov;	/* damon: its promotion governor */
 	uint64_t reserved;	/* bytes the limit took from the fast node */
 	double checksum;
 	bool ok;
