@@ -16,6 +16,11 @@ want=$("$cxlbed" plan "$top/tests/data/fm-timing.topo" | sed -n 's/^#   LD port 
 got=$(sj "$out" '.workloads[] | select(.name == "chase") | .output.modeled.ns_per_access')
 check "the LD's modeled latency $got ns is within 5% of its path's $want ns" \
 	awk -v g="$got" -v w="$want" 'BEGIN { exit !(w > 0 && g >= 0.95 * w && g <= 1.05 * w) }'
+# if not: what else ran in the chase's region (instructions, kernel ones
+# among them, clock interrupts, reads by node, the stall)
+[ -z "$last_failed" ] ||
+	jq -c '.rois[-1] | {insns, kernel_insns, clock_irqs, mem_reads_local, mem_reads_cxl, stall_ns, modeled_ns}' \
+		"$out/timing-h0.json" | diag
 check "the model was armed before the bind (arm ran first, modeled)" \
 	[ "$(sj "$out" '.workloads[0] | .name == "arm" and .output.modeled.ns_per_access > 0')" = true ]
 check "the host's config now holds the LD's target and region" \
