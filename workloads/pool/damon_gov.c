@@ -53,15 +53,21 @@ static long long node_free_pages(int node)
 	return b < 0 ? -1 : b / 4096;
 }
 
-/* The quota for the room above the floor: its share for the time a quota
+/* Free memory above the floor, bytes (< 0: under it). */
+static long long room_of(long long free_pages)
+{
+	return (free_pages - gov.floor_pages) * 4096;
+}
+
+/* The quota for @room less the margin: its share for the time a quota
  * stays in force, rounded down to pages; 1 (a quota that lets no region
  * through: 0 would mean no limit) when there is none. */
-static unsigned long long quota_for(long long free_pages)
+static unsigned long long quota_for(long long room)
 {
-	long long room = (free_pages - gov.floor_pages) * 4096 - (long long)gov.margin;
 	double share = gov.window_ms / (gov.window_ms + gov.latency_ms);
 	unsigned long long q;
 
+	room -= (long long)gov.margin;
 	if (room < 4096)
 		return 1;
 	q = (unsigned long long)((double)room * share) & ~4095ull;
@@ -104,11 +110,11 @@ static void *gov_main(void *arg)
 
 		gov.st.checks++;
 		if (free >= 0) {
-			long long room = (free - gov.floor_pages) * 4096;
+			long long room = room_of(free);
 
 			if (gov.st.checks == 1 || room < gov.st.lowest_room)
 				gov.st.lowest_room = room;
-			q = quota_for(free);
+			q = quota_for(room);
 			if (q == 1)
 				gov.st.closed++;
 			/* commit on a change of at least 64 KiB, or on closing
@@ -143,7 +149,7 @@ int pw_damon_gov_prepare(int node, int kdamond, unsigned long long cap,
 	 * and reserve) against the node's free total, once: the floor moves
 	 * only with min_free_kbytes */
 	gov.floor_pages = free - usable_bytes / 4096;
-	gov.last_quota = quota_for(free);
+	gov.last_quota = quota_for(room_of(free));
 	return write_quota(gov.last_quota);
 }
 

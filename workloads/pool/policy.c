@@ -264,7 +264,46 @@ int pw_policy_setup(enum pw_policy p, const struct pw_kernel_knobs *k,
 	}
 }
 
-static long long usable_free(int node);
+/* What user pages can still take on the node, in bytes, from
+ * /proc/zoneinfo: each zone's free pages above its high watermark and its
+ * lowmem reserve (the largest protection entry: ZONE_DMA keeps ~1.5 MiB
+ * from user pages on a 512 MiB guest, which MemFree counts; a remainder
+ * sized from MemFree - low could not be had and was OOM-killed). */
+static long long usable_free(int node)
+{
+	char line[512];
+	long long sum = 0, free = 0, high = 0, v;
+	int in = 0, n;
+	FILE *f = fopen("/proc/zoneinfo", "re");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		char *p;
+
+		if (sscanf(line, "Node %d, zone", &n) == 1)
+			in = n == node;
+		else if (in && sscanf(line, " pages free %lld", &v) == 1)
+			free = v;
+		else if (in && sscanf(line, " high %lld", &v) == 1)
+			high = v;
+		else if (in && (p = strstr(line, "protection: ("))) {
+			long long prot = 0;
+
+			for (p += 13; *p && *p != ')'; p++) {
+				v = strtoll(p, &p, 10);
+				if (v > prot)
+					prot = v;
+				if (*p == ')')
+					break;
+			}
+			if (free > high + prot)
+				sum += free - high - prot;
+		}
+	}
+	fclose(f);
+	return sum * 4096;
+}
 
 int pw_policy_start(enum pw_policy p, int fast_node, char *err, size_t errlen)
 {
@@ -318,47 +357,6 @@ void pw_vmstat_read(struct pw_vmstat *v)
 	v->demote_direct = cp_vmstat("pgdemote_direct");
 	v->numa_hint_faults = cp_vmstat("numa_hint_faults");
 	v->numa_pages_migrated = cp_vmstat("numa_pages_migrated");
-}
-
-/* What user pages can still take on the node, in bytes, from
- * /proc/zoneinfo: each zone's free pages above its high watermark and its
- * lowmem reserve (the largest protection entry: ZONE_DMA keeps ~1.5 MiB
- * from user pages on a 512 MiB guest, which MemFree counts; a remainder
- * sized from MemFree - low could not be had and was OOM-killed). */
-static long long usable_free(int node)
-{
-	char line[512];
-	long long sum = 0, free = 0, high = 0, v;
-	int in = 0, n;
-	FILE *f = fopen("/proc/zoneinfo", "re");
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f)) {
-		char *p;
-
-		if (sscanf(line, "Node %d, zone", &n) == 1)
-			in = n == node;
-		else if (in && sscanf(line, " pages free %lld", &v) == 1)
-			free = v;
-		else if (in && sscanf(line, " high %lld", &v) == 1)
-			high = v;
-		else if (in && (p = strstr(line, "protection: ("))) {
-			long long prot = 0;
-
-			for (p += 13; *p && *p != ')'; p++) {
-				v = strtoll(p, &p, 10);
-				if (v > prot)
-					prot = v;
-				if (*p == ')')
-					break;
-			}
-			if (free > high + prot)
-				sum += free - high - prot;
-		}
-	}
-	fclose(f);
-	return sum * 4096;
 }
 
 #define HP_DIR "/sys/devices/system/node/node%d/hugepages/hugepages-2048kB"
