@@ -105,7 +105,8 @@ void pw_vmstat_read(struct pw_vmstat *v);
 
 /* The local-capacity limit: reserve the fast node's free memory as
  * hugetlb pages (and a locked remainder) so that @keep bytes above its
- * low watermark stay free. Returns the bytes reserved, or -1. */
+ * high watermark stay free. Returns the bytes this call reserved (a
+ * second call tops the reservation up), or -1. */
 long long pw_limit_apply(int node, uint64_t keep, char *err, size_t errlen);
 /* Give the hugetlb reservation back (the locked remainder goes with the
  * process that made it). */

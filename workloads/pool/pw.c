@@ -396,6 +396,22 @@ void pw_begin(struct pw *w)
 {
 	char err[200];
 
+	/*
+	 * damon's kdamonds start now, their threads allocated on the full
+	 * node: the CPUs' page lists, refilled while the data was placed,
+	 * had taken its zones under their min watermark (10-17 MB on them)
+	 * and the kthread's allocation was OOM-killed (docs/pooling.md,
+	 * "damon"). Topping the reservation up drains them and leaves the
+	 * slack free again.
+	 */
+	if (w->policy == PW_DAMON && w->ok) {
+		long long r = pw_limit_apply(w->fast_node, LIMIT_SLACK, err, sizeof(err));
+
+		if (r < 0)
+			pw_fail(w, "local limit before damon starts: %s", err);
+		else
+			w->reserved += (uint64_t)r;
+	}
 	/* the page counters first: what the policy moves as it starts (damon's
 	 * first demotions, before the region's clock starts) is its own */
 	pw_vmstat_read(&w->vm0);
