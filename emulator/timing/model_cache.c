@@ -199,6 +199,23 @@ bool mc_lookup(struct mc_level *l, uint64_t line, uint8_t set_flags,
 	return mc_lookup_at(l, line, set_flags, -1.0 / 0.0, ready, flags);
 }
 
+bool mc_take(struct mc_level *l, uint64_t line, uint8_t flags, double *ready)
+{
+	struct mc_ref r;
+	uint8_t *f;
+
+	mc_find(l, line, &r);
+	if (r.way < 0)
+		return false;
+	f = &flags_of(l, r.set)[r.way];
+	if ((*f & flags) != flags)
+		return false;
+	*ready = *f & MC_PENDING ? l->ready[r.index * l->ways + r.way] : 0;
+	tags_of(r.set)[r.way] = 0;	/* empty: the next fill of the set takes it */
+	*f = 0;
+	return true;
+}
+
 void mc_clear_flags(struct mc_level *l, uint64_t line, uint8_t flags)
 {
 	struct mc_ref r;
@@ -285,6 +302,36 @@ found:
 	if (s->dir > 0)
 		return end >= (int64_t)s->next_pf ? (int)(end - (int64_t)s->next_pf + 1) : 0;
 	return (int64_t)s->next_pf >= end ? (int)((int64_t)s->next_pf - end + 1) : 0;
+}
+
+static bool stream_enters(const struct mc_stream *s, uint64_t from, uint64_t span)
+{
+	return s->stamp &&
+	       (s->dir > 0 ? s->last + 1 == from : s->dir < 0 && s->last == from + span);
+}
+
+bool mc_prefetch_entering(const struct mc_prefetcher *p, uint64_t from,
+			  uint64_t span)
+{
+	for (int i = 0; i < MC_STREAMS; i++)
+		if (stream_enters(&p->s[i], from, span))
+			return true;
+	return false;
+}
+
+void mc_prefetch_move(struct mc_prefetcher *p, uint64_t from, uint64_t to,
+		      uint64_t span, uint64_t up, uint64_t down)
+{
+	for (int i = 0; i < MC_STREAMS; i++) {
+		struct mc_stream *s = &p->s[i];
+
+		if (!stream_enters(s, from, span))
+			continue;
+		s->last = s->dir > 0 ? to - 1 : to + span;
+		/* 0: start again after the next line the core asks for */
+		s->next_pf = s->dir > 0 ? (up ? to + up : 0)
+				       : (down ? to + span - 1 - down : 0);
+	}
 }
 
 void mc_prefetch_issued(struct mc_prefetcher *p, int stream, uint64_t next)

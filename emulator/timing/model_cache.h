@@ -93,6 +93,11 @@ bool mc_lookup(struct mc_level *l, uint64_t line, uint8_t set_flags,
  */
 bool mc_lookup_at(struct mc_level *l, uint64_t line, uint8_t set_flags,
 		  double settled, double *ready, uint8_t *flags);
+/*
+ * Take @line out of @l if it is there with every flag of @flags set; its
+ * ready time (0: arrived long ago) in *ready.
+ */
+bool mc_take(struct mc_level *l, uint64_t line, uint8_t flags, double *ready);
 /* Clear @flags on @line if present. */
 void mc_clear_flags(struct mc_level *l, uint64_t line, uint8_t flags);
 bool mc_contains(const struct mc_level *l, uint64_t line);
@@ -130,6 +135,19 @@ struct mc_prefetcher {
  */
 int mc_prefetch_observe(struct mc_prefetcher *p, uint64_t line,
 			uint64_t *first, int *dir, int *stream);
+/*
+ * The lines [@from, @from + @span) of the streams are really at [@to,
+ * @to + @span): a stream that ended just before @from (ascending) or just
+ * after it (descending) goes on there. @up lines from the page's start
+ * and @down from its end are already fetched: an ascending stream
+ * prefetches from @to + @up on, a descending one from @to + @span - 1 -
+ * @down down.
+ */
+void mc_prefetch_move(struct mc_prefetcher *p, uint64_t from, uint64_t to,
+		      uint64_t span, uint64_t up, uint64_t down);
+/* Is a stream about to enter [@from, @from + @span) (as mc_prefetch_move)? */
+bool mc_prefetch_entering(const struct mc_prefetcher *p, uint64_t from,
+			  uint64_t span);
 void mc_prefetch_issued(struct mc_prefetcher *p, int stream, uint64_t next);
 
 #endif

@@ -35,6 +35,7 @@ bool tm_cpu_mem_init(struct tm_cpu_mem *c, const struct tm_host_mem *h)
 	}
 	c->who = -1;
 	c->pf.distance = h->cfg.prefetch_distance;
+	c->passed_page = UINT64_MAX;
 	mf_window_init(&c->win, h->cfg.mlp);
 	return true;
 }
@@ -174,10 +175,36 @@ static struct mf_target *target_of(const struct tm_host_mem *h, uint64_t line)
 	return mf_decode(h->fabric, line << h->line_shift, false);
 }
 
+/*
+ * A line the prefetcher passed longer ago than this was not passed by the
+ * stream now entering a page (it takes ~1 us a page even from CXL).
+ */
+#define TM_PASSED_NS 20000.0
+
+static unsigned int tm_page_shift(const struct tm_host_mem *h)
+{
+	return __builtin_ctz(TM_PAGE_BYTES) - h->line_shift;
+}
+
+/* The prefetcher passed @line, cached already, in the page after the core's. */
+static void passed(struct tm_cpu_mem *c, uint64_t line, unsigned int page_shift,
+		   double now)
+{
+	uint64_t page = line >> page_shift;
+
+	if (page != c->passed_page) {
+		c->passed_page = page;
+		for (unsigned int i = 0; i < 1u << page_shift; i++)
+			c->passed_at[i] = -1;
+	}
+	c->passed_at[line & ((1u << page_shift) - 1)] = now;
+}
+
 /* Run the stream prefetcher after the core touched @line at @now. */
 static void prefetch(struct tm_host_mem *h, struct tm_cpu_mem *c,
 		     uint64_t line, double now)
 {
+	unsigned int page_shift = tm_page_shift(h);
 	uint64_t first, l;
 	int dir, stream, n, i;
 
@@ -191,8 +218,21 @@ static void prefetch(struct tm_host_mem *h, struct tm_cpu_mem *c,
 		double ready;
 
 		mc_find(&c->l2, l, &r);
-		if (r.way >= 0)
+		if (r.way >= 0) {
+			if (l >> page_shift == line >> page_shift)
+				continue;
+			/*
+			 * Past the page: the line the stream wants may be
+			 * elsewhere, so this counts as a request in flight (a
+			 * miss slot until a fetch would be back).
+			 */
+			if (!mf_window_has_free(&c->win, now))
+				break;
+			t = target_of(h, l);
+			mf_window_fill(&c->win, now + (t ? mf_target_latency(t, MF_READ) : 0));
+			passed(c, l, page_shift, now);
 			continue;
+		}
 		/* a prefetch never stalls the core: stop when slots run out */
 		if (!mf_window_has_free(&c->win, now))
 			break;
@@ -208,6 +248,94 @@ static void prefetch(struct tm_host_mem *h, struct tm_cpu_mem *c,
 		l2_put(h, c, &r, MC_PREFETCHED, ready, now);
 	}
 	mc_prefetch_issued(&c->pf, stream, l);
+}
+
+/*
+ * The prefetcher follows physical lines, so when a stream crosses into a
+ * virtual page that lies elsewhere, what it fetched beyond the old page
+ * were the lines after it in physical memory, and the new page's first
+ * lines miss: three demand misses a page until the stream is confirmed
+ * again. A real core misses and prefetches in virtual order (many misses
+ * in flight, next-page prefetch), so a stream costs about the same on
+ * scattered 4 KiB pages as on contiguous ones; the model's stream did not,
+ * and a policy's figures depended on how fragmented its node was. Move
+ * what was fetched to the lines it was meant for, same ready times, and
+ * let the stream go on there. Both ends of the page are looked at (an
+ * ascending stream enters at the start, a descending one at the end).
+ */
+/* Put @line, fetched for the core's stream with data there at @ready, in L2 and the LLC. */
+static void hop_put(struct tm_host_mem *h, struct tm_cpu_mem *c, uint64_t line,
+		    double ready, double now)
+{
+	uint64_t victim;
+	struct mc_ref r;
+
+	llc_lock(h);
+	mc_find(&h->llc, line, &r);
+	if (r.way < 0 && mc_put(&h->llc, &r, 0, ready, &victim))
+		write_back(h, c, victim, now);
+	llc_unlock(h);
+	mc_find(&c->l2, line, &r);
+	l2_put(h, c, &r, MC_PREFETCHED, ready, now);
+}
+
+/* Fetch @line of @t for the core's stream as of @issue (in the past). */
+static void hop_fetch(struct tm_host_mem *h, struct tm_cpu_mem *c, uint64_t line,
+		      struct mf_target *t, double issue, double now)
+{
+	struct mc_ref r;
+	bool from_mem;
+	double ready;
+
+	llc_lock(h);
+	ready = llc_fill(h, c, line, t, issue, &from_mem);
+	llc_unlock(h);
+	c->st.prefetches++;
+	mc_find(&c->l2, line, &r);
+	l2_put(h, c, &r, MC_PREFETCHED, ready, now);
+}
+
+void tm_mem_page_hop(struct tm_host_mem *h, struct tm_cpu_mem *c,
+		     uint64_t from, uint64_t to, uint32_t span, double now)
+{
+	uint32_t n = c->pf.distance > 0 ? (uint32_t)c->pf.distance : 0;
+	uint64_t run[2] = { 0, 0 };	/* lines there in a row from each end */
+	bool passed_here = c->passed_page == from >> tm_page_shift(h);
+
+	if (!mc_prefetch_entering(&c->pf, from, span))
+		return;		/* no stream there: nothing went astray */
+	if (n > span / 2)
+		n = span / 2;
+	for (uint32_t i = 0; i < 2 * n; i++) {
+		int end = i >= n;
+		uint32_t k = end ? i - n : i, off = end ? span - 1 - k : k;
+		struct mf_target *t = target_of(h, to + off), *was;
+		double ready;
+
+		if (mc_take(&c->l2, from + off, MC_PREFETCHED, &ready)) {
+			was = target_of(h, from + off);
+			if (mc_contains(&c->l2, to + off))
+				;
+			else if (was == t)
+				hop_put(h, c, to + off, ready, now);
+			else	/* fetched from another path: from the right one, then */
+				hop_fetch(h, c, to + off, t,
+					  ready - (was ? mf_target_latency(was, MF_READ) : 0),
+					  now);
+		} else if (passed_here && c->passed_at[off] >= 0 &&
+			   now - c->passed_at[off] < TM_PASSED_NS) {
+			/* passed as cached: fetched as of then */
+			if (!mc_contains(&c->l2, to + off))
+				hop_fetch(h, c, to + off, t, c->passed_at[off], now);
+		} else {
+			continue;
+		}
+		c->st.hop_lines++;
+		if (run[end] == k)
+			run[end]++;
+	}
+	c->st.page_hops++;
+	mc_prefetch_move(&c->pf, from, to, span, run[0], run[1]);
 }
 
 double tm_mem_access_line(struct tm_host_mem *h, struct tm_cpu_mem *c,

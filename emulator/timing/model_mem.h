@@ -28,11 +28,17 @@ struct tm_mem_cfg {
 	int prefetch_distance;	/* lines; 0 = no prefetcher */
 };
 
+/* Guest pages (4 KiB) and the most lines one holds (16-byte lines) */
+#define TM_PAGE_BYTES 4096u
+#define TM_PAGE_LINES_MAX 256
+
 struct tm_mem_stats {
 	uint64_t accesses, loads, stores;
 	uint64_t l1_miss, l2_miss, llc_miss;
 	uint64_t mem_reads[2], mem_writes[2];	/* [0] local, [1] cxl */
 	uint64_t prefetches;
+	/* tm_mem_page_hop: calls whose page moved, and lines moved with it */
+	uint64_t page_hops, hop_lines;
 	double stall_ns;
 };
 
@@ -61,6 +67,16 @@ struct tm_cpu_mem {
 	struct mc_prefetcher pf;
 	struct mf_window win;
 	double wb_until;	/* latest write-back of the fill under way got through */
+	/*
+	 * The prefetcher went on past the page of the line it was asked for
+	 * and found lines there already cached (someone's data, in physical
+	 * memory after this page): when each was passed, by its line in the
+	 * page (< 0: not passed). Should the stream's next page lie elsewhere,
+	 * those are the moments its lines would have been fetched
+	 * (tm_mem_page_hop).
+	 */
+	uint64_t passed_page;
+	double passed_at[TM_PAGE_LINES_MAX];
 	struct tm_mem_stats st;
 };
 
@@ -73,6 +89,16 @@ void tm_cpu_mem_free(struct tm_cpu_mem *c);
 /* Everything but a repeat of the last line (tm_mem_access). */
 double tm_mem_access_line(struct tm_host_mem *h, struct tm_cpu_mem *c,
 			  uint64_t line, bool store, double now);
+
+/*
+ * The core's accesses went on into the next virtual page, which is not
+ * the next physical one: the prefetcher guessed the page at line @from
+ * and it is at line @to (@span lines a page). At @now, before the access.
+ * If a stream was entering @from, what it fetched (or passed as cached)
+ * there moves to @to and the stream goes on from there; else nothing.
+ */
+void tm_mem_page_hop(struct tm_host_mem *h, struct tm_cpu_mem *c,
+		     uint64_t from, uint64_t to, uint32_t span, double now);
 
 /*
  * One access to cacheable physical address @pa at modeled time @now

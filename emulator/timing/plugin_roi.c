@@ -88,6 +88,8 @@ static void add_stats(struct tm_mem_stats *a, const struct tm_mem_stats *b)
 		a->mem_writes[i] += b->mem_writes[i];
 	}
 	a->prefetches += b->prefetches;
+	a->page_hops += b->page_hops;
+	a->hop_lines += b->hop_lines;
 	a->stall_ns += b->stall_ns;
 }
 
@@ -111,6 +113,11 @@ static void roi_point_of(struct vcpu *v, unsigned int vi, struct roi_point *p)
 		p->kernel_insns += ((struct vcpu_counts *)
 				    qemu_plugin_scoreboard_find(tp.sb, i))->kernel_insns;
 		add_stats(&p->st, &o->mem.st);
+		p->per_vcpu[i] = (struct roi_vcpu){
+			.insns = insns_of(i), .l2_miss = o->mem.st.l2_miss,
+			.llc_miss = o->mem.st.llc_miss, .stall_ns = o->mem.st.stall_ns,
+		};
+		p->nvcpus = i + 1;
 	}
 	p->res = tp.mine;
 	p->clock_irqs = tp.cs.irqs;

@@ -266,6 +266,37 @@ static void sync_point(struct vcpu *v, unsigned int vi, double now)
 #define TM_PAGE_SHIFT 12
 #define TM_PAGE_MASK ((1ull << TM_PAGE_SHIFT) - 1)
 
+/*
+ * A translation of virtual page @page (at physical page @ppage), the
+ * access at line @off of it. Kept (by virtual page, direct-mapped), so
+ * that an access that enters a page at its first line (a stream going
+ * up) or its last (going down) finds where the page before it in the
+ * stream lies: if this one is not its physical neighbour, the model's
+ * prefetcher went on into the wrong lines (tm_mem_page_hop). Entries from
+ * before unmodeled kernel code ran (a process switch, a remapping) are
+ * not trusted.
+ */
+static void page_entered(struct vcpu *v, uint64_t page, uint64_t ppage,
+			 unsigned int off)
+{
+	const uint64_t n = G_N_ELEMENTS(v->seen);
+	unsigned int shift = TM_PAGE_SHIFT - tp.mem.line_shift;
+	uint64_t ktbs = v->cnt->kernel_tbs;
+	const struct seen_page *o;
+	int d;
+
+	v->seen[page % n] = (struct seen_page){ page, ppage, ktbs };
+	if (off != 0 && off != (1u << shift) - 1)
+		return;
+	d = off == 0 ? -1 : 1;		/* the page the stream came from */
+	o = &v->seen[(page + d) % n];
+	if (o->vpage != page + d || o->ktbs != ktbs || o->ppage - d == ppage)
+		return;
+	tm_mem_page_hop(&tp.mem, &v->mem, (o->ppage - d) << shift,
+			ppage << shift, 1u << shift,
+			tm_now(&v->clk, v->cnt->insns));
+}
+
 /* Everything but a repeat of the last line: out of line (see on_mem). */
 static __attribute__((noinline, cold)) void
 on_mem_slow(unsigned int vi, qemu_plugin_meminfo_t info, uint64_t vaddr,
@@ -274,7 +305,7 @@ on_mem_slow(unsigned int vi, qemu_plugin_meminfo_t info, uint64_t vaddr,
 	struct qemu_plugin_hwaddr *hw;
 	struct vcpu *v = vi < TM_MAX_VCPUS ? tp.cpu[vi] : NULL;
 	uint64_t pa, page = vaddr >> TM_PAGE_SHIFT;
-	bool is_io;
+	bool is_io, translated = false;
 	double now, go;
 
 	/* a new line of the page translated last: no need to ask QEMU */
@@ -288,6 +319,7 @@ on_mem_slow(unsigned int vi, qemu_plugin_meminfo_t info, uint64_t vaddr,
 			return;
 		pa = qemu_plugin_hwaddr_phys_addr(hw);
 		is_io = qemu_plugin_hwaddr_is_io(hw);
+		translated = true;
 		if (v) {
 			v->page_v = page;
 			v->page_p = pa & ~TM_PAGE_MASK;
@@ -305,6 +337,9 @@ on_mem_slow(unsigned int vi, qemu_plugin_meminfo_t info, uint64_t vaddr,
 	v->last_vline = vline;
 	if (tp.cost == TP_COST_LINES)	/* the benchmark's ladder: no model */
 		return;
+	if (translated)
+		page_entered(v, page, pa >> TM_PAGE_SHIFT,
+			     (unsigned int)((pa & TM_PAGE_MASK) >> tp.mem.line_shift));
 	now = tm_now(&v->clk, v->cnt->insns);
 	go = tm_mem_access(&tp.mem, &v->mem, pa, store, now);
 	v->clk.stall_ns += go - now;

@@ -130,6 +130,21 @@ static void write_links_delta(FILE *f, const struct roi_report_ctx *ctx,
 	fprintf(f, "]");
 }
 
+/* Each vCPU's part of the region's instructions, stalls and misses. */
+static void write_vcpus_delta(FILE *f, const struct roi_record *r)
+{
+	fprintf(f, ",\n      \"per_vcpu\": [");
+	for (unsigned int i = 0; i < r->end.nvcpus; i++) {
+		const struct roi_vcpu *a = &r->begin.per_vcpu[i], *b = &r->end.per_vcpu[i];
+
+		fprintf(f, "%s{\"insns\": %" PRIu64 ", \"stall_ns\": %.1f, "
+			"\"l2_misses\": %" PRIu64 ", \"llc_misses\": %" PRIu64 "}",
+			i ? ", " : "", b->insns - a->insns, b->stall_ns - a->stall_ns,
+			b->l2_miss - a->l2_miss, b->llc_miss - a->llc_miss);
+	}
+	fprintf(f, "]");
+}
+
 #define D(field) (r->end.st.field - r->begin.st.field)
 
 static void write_roi(FILE *f, const struct roi_report_ctx *ctx,
@@ -145,7 +160,8 @@ static void write_roi(FILE *f, const struct roi_report_ctx *ctx,
 		",\n      \"accesses\": %" PRIu64 ", \"loads\": %" PRIu64
 		", \"stores\": %" PRIu64 ", \"l1_misses\": %" PRIu64
 		", \"l2_misses\": %" PRIu64 ", \"llc_misses\": %" PRIu64
-		", \"prefetches\": %" PRIu64 ", \"stall_ns\": %.1f"
+		", \"prefetches\": %" PRIu64 ", \"page_hops\": %" PRIu64
+		", \"hop_lines\": %" PRIu64 ", \"stall_ns\": %.1f"
 		",\n      \"mem_reads_local\": %" PRIu64
 		", \"mem_reads_cxl\": %" PRIu64
 		", \"mem_writes_local\": %" PRIu64
@@ -154,10 +170,12 @@ static void write_roi(FILE *f, const struct roi_report_ctx *ctx,
 		r->end.host_cpu_ns - r->begin.host_cpu_ns, r->end.insns - r->begin.insns,
 		r->end.kernel_insns - r->begin.kernel_insns,
 		r->end.clock_irqs - r->begin.clock_irqs, D(accesses), D(loads), D(stores),
-		D(l1_miss), D(l2_miss), D(llc_miss), D(prefetches), D(stall_ns),
+		D(l1_miss), D(l2_miss), D(llc_miss), D(prefetches), D(page_hops),
+		D(hop_lines), D(stall_ns),
 		D(mem_reads[0]), D(mem_reads[1]), D(mem_writes[0]),
 		D(mem_writes[1]));
 	write_links_delta(f, ctx, r, ns);
+	write_vcpus_delta(f, r);
 	fprintf(f, "}");
 }
 

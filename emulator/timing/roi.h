@@ -25,6 +25,12 @@ bool roi_decode(const uint8_t *insn, size_t len, int *op, int *id);
  * are keyed by id, so a thread that moves to another vCPU between BEGIN
  * and END still closes its region (the clocks agree within the skew).
  */
+/* One vCPU's share of a point's counters: who did what in a region. */
+struct roi_vcpu {
+	uint64_t insns, l2_miss, llc_miss;
+	double stall_ns;
+};
+
 struct roi_point {
 	unsigned int vcpu;
 	double t_ns;
@@ -34,6 +40,8 @@ struct roi_point {
 	uint64_t clock_irqs;	/* guest clock interrupts raised so far */
 	struct tm_mem_stats st;
 	struct mf_counters *res;	/* [nres], this host's share */
+	unsigned int nvcpus;		/* per_vcpu[] in use */
+	struct roi_vcpu per_vcpu[MF_FLOW_SLOTS];	/* TM_MAX_VCPUS */
 };
 
 struct roi_record {

@@ -45,6 +45,14 @@ struct vcpu {
 	 */
 	uint64_t page_v, page_p, page_ktbs;
 	bool page_io;
+	/*
+	 * Pages translated lately (by virtual page number, direct-mapped):
+	 * where a stream that walks into the next virtual page expected it
+	 * in physical memory (plugin_vcpu.c, page_entered).
+	 */
+	struct seen_page {
+		uint64_t vpage, ppage, ktbs;
+	} seen[64];
 	int slot;
 	/* guest clock (plugin_clock.c) */
 	uint64_t deadline;	/* own modeled ns of the next clock event; ~0: none */
