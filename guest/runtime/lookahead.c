@@ -13,6 +13,7 @@ void rt_stream_init(struct rt_stream *s, const uint32_t *ids, size_t len,
 	s->cyclic = cyclic;
 	s->next = s->cur = NULL;
 	s->nids = 0;
+	s->front = s->front_ids = 0;
 }
 
 int rt_stream_index(struct rt_stream *s)
@@ -67,10 +68,23 @@ static bool at(const struct rt_stream *s, size_t i, uint32_t *id)
 
 static void move(struct rt_stream *s, size_t by)
 {
-	/* Entries passed over are consumed: their ids' next use moves on. */
-	for (size_t i = 0; s->cur && i < by && s->pos + i < s->len; i++)
-		s->cur[s->ids[s->pos + i]] = s->next[s->pos + i];
+	/*
+	 * Entries passed over are consumed: their ids' next use moves on. An
+	 * id behind the front leaves the front's count unless it comes
+	 * again before the front.
+	 */
+	for (size_t i = 0; s->cur && i < by && s->pos + i < s->len; i++) {
+		size_t p = s->pos + i, nx = s->next[p];
+
+		if (p < s->front && (nx == RT_NO_USE || nx >= s->front))
+			s->front_ids--;
+		s->cur[s->ids[p]] = nx;
+	}
 	s->pos += by;
+	if (s->front < s->pos) {
+		s->front = s->pos;
+		s->front_ids = 0;
+	}
 	if (s->cyclic && s->len)
 		s->pos %= s->len;
 }
@@ -106,6 +120,33 @@ size_t rt_lookahead(const struct rt_stream *s, size_t window, uint32_t *out)
 			out[n++] = x;
 	}
 	return n;
+}
+
+bool rt_front_next(const struct rt_stream *s, size_t window, uint32_t *id)
+{
+	if (!s->cur || s->front_ids >= window || s->front >= s->len)
+		return false;
+	*id = s->ids[s->front];
+	return true;
+}
+
+void rt_front_pass(struct rt_stream *s)
+{
+	if (s->cur[s->ids[s->front]] == s->front)	/* its first from the cursor */
+		s->front_ids++;
+	s->front++;
+}
+
+void rt_front_pull(struct rt_stream *s, uint32_t id)
+{
+	size_t p = s->cur && id < s->nids ? s->cur[id] : RT_NO_USE;
+
+	if (p == RT_NO_USE || p >= s->front)
+		return;
+	s->front = p;
+	s->front_ids = 0;
+	for (size_t i = s->pos; i < p; i++)
+		s->front_ids += s->cur[s->ids[i]] == i;
 }
 
 size_t rt_next_use(const struct rt_stream *s, uint32_t id, size_t horizon)

@@ -28,6 +28,13 @@ struct rt_stream {
 	 * which matters with hundreds of slots. */
 	size_t *next, *cur;
 	uint32_t nids;
+	/*
+	 * The front (indexed streams): every entry in [pos, front) was found
+	 * with its block in place, and @front_ids distinct ids lie there. The
+	 * prefetch window walks it forward instead of looking the whole
+	 * window up again at every access (rt_front_*).
+	 */
+	size_t front, front_ids;
 };
 
 enum rt_follow { RT_FOLLOW_HIT, RT_FOLLOW_RESYNC, RT_FOLLOW_DEVIATE };
@@ -43,6 +50,16 @@ enum rt_follow rt_stream_follow(struct rt_stream *s, uint32_t id,
 /* Up to @window distinct block ids from the cursor on, in order. Returns
  * how many were written to @out (which holds @window entries). */
 size_t rt_lookahead(const struct rt_stream *s, size_t window, uint32_t *out);
+/*
+ * The entry at the front, while fewer than @window distinct ids lie
+ * before it: true with its id in *id. False past the end, when the window
+ * is full, or for a stream without an index (use rt_lookahead).
+ */
+bool rt_front_next(const struct rt_stream *s, size_t window, uint32_t *id);
+/* The entry at the front has its block in place: step over it. */
+void rt_front_pass(struct rt_stream *s);
+/* Block @id left its place: the front goes back to its next use. */
+void rt_front_pull(struct rt_stream *s, uint32_t id);
 /* Distance from the cursor to the next use of @id within @horizon
  * entries, or RT_NO_USE. */
 size_t rt_next_use(const struct rt_stream *s, uint32_t id, size_t horizon);

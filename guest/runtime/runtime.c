@@ -76,9 +76,14 @@ void rt_fini(struct runtime *rt)
 int64_t rt_add_block(struct runtime *rt, size_t size, void *home,
 		     enum rt_tier_kind home_tier)
 {
+	int64_t id;
+
 	if (size > rt->cfg.slot_size || home_tier == RT_TIER_FAST)
 		return -1;
-	return rt_blocks_add(&rt->blocks, size, home, home_tier);
+	id = rt_blocks_add(&rt->blocks, size, home, home_tier);
+	if (id >= 0)	/* the front may have passed its id as nobody's */
+		rt_front_pull(&rt->stream, (uint32_t)id);
+	return id;
 }
 
 void rt_set_stream(struct runtime *rt, const uint32_t *ids, size_t len,
@@ -189,6 +194,7 @@ static int fetch(struct runtime *rt, struct rt_block *b, size_t needed_at)
 		v->state = RT_B_HOME;
 		v->slot = -1;
 		v->prefetched = false;
+		rt_front_pull(&rt->stream, v->id);
 	}
 	c = (struct rt_copy){
 		.dst = s->mem, .src = b->home, .bytes = b->size,
@@ -205,24 +211,42 @@ static int fetch(struct runtime *rt, struct rt_block *b, size_t needed_at)
 	return 0;
 }
 
+/* Fetch @b ahead of its use; false when no slot can be had for it. */
+static bool prefetch_one(struct runtime *rt, struct rt_block *b)
+{
+	/* No slot holds something needed later: the window is as deep as
+	 * the ring allows right now. */
+	if (fetch(rt, b, rt_next_use(&rt->stream, b->id, rt->cfg.horizon)))
+		return false;
+	b->prefetched = true;
+	rt->st.prefetches++;
+	return true;
+}
+
 static void prefetch_window(struct runtime *rt)
 {
 	size_t n;
+	uint32_t id;
 
 	if (!rt->cfg.window)
 		return;
+	if (rt->stream.cur) {
+		/* indexed: go on from where the last call found blocks in place */
+		while (rt_front_next(&rt->stream, (size_t)rt->cfg.window, &id)) {
+			struct rt_block *b = rt_block(&rt->blocks, id);
+
+			if (b && b->state == RT_B_HOME && !prefetch_one(rt, b))
+				return;
+			rt_front_pass(&rt->stream);
+		}
+		return;
+	}
 	n = rt_lookahead(&rt->stream, (size_t)rt->cfg.window, rt->window_buf);
 	for (size_t k = 0; k < n; k++) {
 		struct rt_block *b = rt_block(&rt->blocks, rt->window_buf[k]);
 
-		if (!b || b->state != RT_B_HOME)
-			continue;
-		/* No slot holds something needed later: the window is as
-		 * deep as the ring allows right now. */
-		if (fetch(rt, b, rt_next_use(&rt->stream, b->id, rt->cfg.horizon)))
+		if (b && b->state == RT_B_HOME && !prefetch_one(rt, b))
 			break;
-		b->prefetched = true;
-		rt->st.prefetches++;
 	}
 }
 
