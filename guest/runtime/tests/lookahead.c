@@ -5,6 +5,17 @@
 #include "lookahead.h"
 #include "tap.h"
 
+/* The distinct ids between @s's cursor and its front, in order. */
+static size_t front_ids(const struct rt_stream *s, uint32_t *out)
+{
+	size_t n = 0;
+
+	for (size_t i = s->pos; i < s->front; i++)
+		if (s->cur[s->ids[i]] == i)
+			out[n++] = s->ids[i];
+	return n;
+}
+
 int main(void)
 {
 	static const uint32_t layers[] = { 0, 1, 2, 3, 4, 5, 6, 7 };
@@ -13,7 +24,7 @@ int main(void)
 	uint32_t w[8];
 	size_t n;
 
-	plan(17);
+	plan(19);
 
 	rt_stream_init(&s, layers, 8, false);
 	is_int(rt_stream_follow(&s, 0, 4), RT_FOLLOW_HIT, "first access is the predicted one");
@@ -52,8 +63,8 @@ int main(void)
 	{
 		static const uint32_t mix[] = { 3, 1, 3, 2, 1, 1, 4, 3, 2, 0 };
 		struct rt_stream a, b;
-		uint32_t wa[6], wb[6];
-		int same_nu = 1, same_w = 1;
+		uint32_t wa[6], wb[6], fid;
+		int same_nu = 1, same_w = 1, same_front = 1, same_pulled = 1;
 
 		rt_stream_init(&a, mix, 10, false);
 		rt_stream_init(&b, mix, 10, false);
@@ -62,6 +73,17 @@ int main(void)
 			size_t na = rt_lookahead(&a, 4, wa), nb = rt_lookahead(&b, 4, wb);
 
 			same_w &= na == nb && !memcmp(wa, wb, na * sizeof(*wa));
+			/* the front, every block in place, holds the same window */
+			while (rt_front_next(&b, 4, &fid))
+				rt_front_pass(&b);
+			same_front &= front_ids(&b, wb) == na && b.front_ids == na && !memcmp(wa, wb, na * sizeof(*wa));
+			if (na > 1) {	/* the window's second block went home */
+				rt_front_pull(&b, wa[1]);
+				same_pulled &= b.front == b.cur[wa[1]];
+				while (rt_front_next(&b, 4, &fid))
+					rt_front_pass(&b);
+				same_pulled &= front_ids(&b, wb) == na && b.front_ids == na;
+			}
 			for (uint32_t id = 0; id < 6; id++)
 				same_nu &= rt_next_use(&a, id, 5) == rt_next_use(&b, id, 5);
 			/* Skip one entry now and then to exercise re-sync. */
@@ -76,6 +98,8 @@ int main(void)
 		}
 		ok(same_w, "indexed window equals scanned window at every step");
 		ok(same_nu, "indexed next use equals scanned next use (horizon 5)");
+		ok(same_front, "the front walked forward holds the scanned window at every step");
+		ok(same_pulled, "a block gone home pulls the front back to its next use");
 		is_int(b.pos, 10, "both cursors reach the end");
 		rt_stream_fini(&b);
 		rt_stream_init(&b, layers, 8, true);
