@@ -27,3 +27,20 @@ jq -r '.workloads[] | select(.output.policies) | .output as $o |
 	 "    libcxlpool runtime: bookkeeping \(.runtime.helper_ns / 1e6 / .guest_ms * 1000 | round / 10)% of one vCPU (goal < 3%), " +
 	 "data movement \(.runtime.mover_ns / 1e6 / .guest_ms * 1000 | round / 10)%, stalls \(.runtime.stall_ns / 1e6 | . * 10 | round / 10) ms")' \
 	"$tmp/run/summary.json"
+# The runtime's calls on the application's thread (cxlpool_stream_get/put
+# and the prefetch decisions they make): that thread (pinned to vCPU 0)
+# ran this many more instructions under libcxlpool than under all-local,
+# the same work otherwise. Not in "bookkeeping" above, which counts the
+# runtime's own threads.
+jq -r --slurpfile t "$(ls "$tmp"/run/timing-*.json | head -1)" '
+	($t[0].ns_per_insn) as $npi |
+	.workloads[] | select(.output.policies) | .output.policies as $p |
+	def roi($name): [$p[] | select(.policy == $name) | .roi][0] as $id |
+		[$t[0].rois[] | select(.id == $id)][0];
+	(roi("all-local")) as $a | (roi("libcxlpool")) as $l |
+	([$p[] | select(.policy == "libcxlpool")][0]) as $lp |
+	select($a and $l and $lp.ok and $a.per_vcpu and $l.per_vcpu) |
+	(($l.per_vcpu[0].insns - $a.per_vcpu[0].insns) * $npi / 1e6) as $ms |
+	"    libcxlpool on the application thread: \(($l.per_vcpu[0].insns - $a.per_vcpu[0].insns) / 1e6 | . * 10 | round / 10)M instructions over all-local'"'"'s, " +
+	"\($ms * 10 | round / 10) ms modeled (\($ms / $lp.guest_ms * 1000 | round / 10)% of its span)"' \
+	"$tmp/run/summary.json"
