@@ -21,6 +21,11 @@ out=$outroot/pol
 run_scn "$out" "$top/tests/data/pool-policies.scn"
 pol() { sj "$out" ".workloads[0].output.policies[] | select(.policy == \"$1\") | $2"; }
 sj "$out" '.workloads[0].output.policies[] | "\(.policy): \(.guest_ms) ms, hit \(.hit_ratio), moved \(.moved_bytes), local max \(.fast_bytes_max), \(.verify)"' | diag
+# an OOM-killed child runs once more (cxlbed-pool); the kernel's report of
+# the kill, and of any child that failed, is printed for the next reader
+sj "$out" '.workloads[0].output.policies[] | select(.first_attempt) |
+	"\(.policy) ran again after an OOM kill; the first attempt: \(.first_attempt.kernel_log // "")"' | diag
+sj "$out" '.workloads[0].output.policies[] | select(.ok | not) | "\(.policy) failed: \(.kernel_log // "")"' | diag
 
 check "every policy ran, verified and computed the same checksum" \
 	[ "$(sj "$out" '[.workloads[0].output.policies[] | select(.ok and .same_result)] | length')" = 5 ]
