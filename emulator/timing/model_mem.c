@@ -183,7 +183,7 @@ static struct mf_target *target_of(const struct tm_host_mem *h, uint64_t line)
 
 static unsigned int tm_page_shift(const struct tm_host_mem *h)
 {
-	return __builtin_ctz(TM_PAGE_BYTES) - h->line_shift;
+	return TM_PAGE_SHIFT - h->line_shift;
 }
 
 /* The prefetcher passed @line, cached already, in the page after the core's. */
@@ -250,19 +250,6 @@ static void prefetch(struct tm_host_mem *h, struct tm_cpu_mem *c,
 	mc_prefetch_issued(&c->pf, stream, l);
 }
 
-/*
- * The prefetcher follows physical lines, so when a stream crosses into a
- * virtual page that lies elsewhere, what it fetched beyond the old page
- * were the lines after it in physical memory, and the new page's first
- * lines miss: three demand misses a page until the stream is confirmed
- * again. A real core misses and prefetches in virtual order (many misses
- * in flight, next-page prefetch), so a stream costs about the same on
- * scattered 4 KiB pages as on contiguous ones; the model's stream did not,
- * and a policy's figures depended on how fragmented its node was. Move
- * what was fetched to the lines it was meant for, same ready times, and
- * let the stream go on there. Both ends of the page are looked at (an
- * ascending stream enters at the start, a descending one at the end).
- */
 /* Put @line, fetched for the core's stream with data there at @ready, in L2 and the LLC. */
 static void hop_put(struct tm_host_mem *h, struct tm_cpu_mem *c, uint64_t line,
 		    double ready, double now)
@@ -295,6 +282,19 @@ static void hop_fetch(struct tm_host_mem *h, struct tm_cpu_mem *c, uint64_t line
 	l2_put(h, c, &r, MC_PREFETCHED, ready, now);
 }
 
+/*
+ * The prefetcher follows physical lines, so when a stream crosses into a
+ * virtual page that lies elsewhere, what it fetched beyond the old page
+ * were the lines after it in physical memory, and the new page's first
+ * lines miss: three demand misses a page until the stream is confirmed
+ * again. A real core misses and prefetches in virtual order (many misses
+ * in flight, next-page prefetch), so a stream costs about the same on
+ * scattered 4 KiB pages as on contiguous ones; the model's stream did not,
+ * and a policy's figures depended on how fragmented its node was. Move
+ * what was fetched to the lines it was meant for, same ready times, and
+ * let the stream go on there. Both ends of the page are looked at (an
+ * ascending stream enters at the start, a descending one at the end).
+ */
 void tm_mem_page_hop(struct tm_host_mem *h, struct tm_cpu_mem *c,
 		     uint64_t from, uint64_t to, uint32_t span, double now)
 {
@@ -315,7 +315,7 @@ void tm_mem_page_hop(struct tm_host_mem *h, struct tm_cpu_mem *c,
 		if (mc_take(&c->l2, from + off, MC_PREFETCHED, &ready)) {
 			was = target_of(h, from + off);
 			if (mc_contains(&c->l2, to + off))
-				;
+				;	/* there already: nothing to move */
 			else if (was == t)
 				hop_put(h, c, to + off, ready, now);
 			else	/* fetched from another path: from the right one, then */

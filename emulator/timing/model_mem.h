@@ -28,8 +28,9 @@ struct tm_mem_cfg {
 	int prefetch_distance;	/* lines; 0 = no prefetcher */
 };
 
-/* Guest pages (4 KiB) and the most lines one holds (16-byte lines) */
-#define TM_PAGE_BYTES 4096u
+/* Guest pages: x86's 4 KiB (a huge page maps its 4 KiB parts alike), and
+ * the most lines one holds (16-byte lines) */
+#define TM_PAGE_SHIFT 12
 #define TM_PAGE_LINES_MAX 256
 
 struct tm_mem_stats {

@@ -262,8 +262,6 @@ static void sync_point(struct vcpu *v, unsigned int vi, double now)
 	plugin_reload_check();
 }
 
-/* Guest pages: x86's 4 KiB (a huge page maps its 4 KiB parts alike). */
-#define TM_PAGE_SHIFT 12
 #define TM_PAGE_MASK ((1ull << TM_PAGE_SHIFT) - 1)
 
 /*
