@@ -6,7 +6,25 @@
 
 static bool done_locked(struct rt_lanes *ls, struct rt_ticket t)
 {
-	return !t.seq || ls->lane[t.lane].completed >= t.seq;
+	return !t.seq ||
+	       __atomic_load_n(&ls->lane[t.lane].completed, __ATOMIC_ACQUIRE) >= t.seq;
+}
+
+/* Wait (lock held) until @t is done. */
+static void wait_done_locked(struct rt_lanes *ls, struct rt_ticket t)
+{
+	ls->done_waiters++;
+	while (!done_locked(ls, t))
+		pthread_cond_wait(&ls->cond, &ls->lock);
+	ls->done_waiters--;
+}
+
+/* One more copy of @l finished (lock held): its data is there first. */
+static void complete_locked(struct rt_lanes *ls, struct rt_lane *l)
+{
+	__atomic_store_n(&l->completed, l->completed + 1, __ATOMIC_RELEASE);
+	if (ls->done_waiters)
+		pthread_cond_broadcast(&ls->cond);
 }
 
 static void *lane_main(void *arg)
@@ -32,7 +50,7 @@ static void *lane_main(void *arg)
 		if (!ls->stop && l->completed == l->submitted) {
 			l->book_ns += shp_clock_ns() - running;
 			while (!ls->stop && l->completed == l->submitted)
-				pthread_cond_wait(&ls->cond, &ls->lock);
+				pthread_cond_wait(&l->work, &ls->lock);
 			running = shp_clock_ns();
 		}
 		if (l->completed == l->submitted)
@@ -40,32 +58,35 @@ static void *lane_main(void *arg)
 		c = l->q[l->completed % RT_LANE_QUEUE];
 		if (!done_locked(ls, c.after)) {
 			l->book_ns += shp_clock_ns() - running;
-			while (!done_locked(ls, c.after))
-				pthread_cond_wait(&ls->cond, &ls->lock);
+			wait_done_locked(ls, c.after);
 			running = shp_clock_ns();
 		}
 		if (!c.bytes) {
-			l->completed++;	/* a join: nothing to copy */
-			pthread_cond_broadcast(&ls->cond);
+			complete_locked(ls, l);	/* a join: nothing to copy */
 			continue;
 		}
-		pthread_mutex_unlock(&ls->lock);
+		if (c.fence) {	/* a wait, not work: outside the lock */
+			uint64_t f0;
 
-		if (c.fence) {
-			uint64_t f0 = shp_clock_ns();
-
+			pthread_mutex_unlock(&ls->lock);
+			f0 = shp_clock_ns();
 			be->ops->fence_wait(be, c.fence);
-			running += shp_clock_ns() - f0;	/* a wait, not work */
+			pthread_mutex_lock(&ls->lock);
+			t0 = shp_clock_ns();
+			running += t0 - f0;
+		} else {
+			t0 = shp_clock_ns();
 		}
 		/*
 		 * Stamps for the lanes' union are read under the lock: a lane
 		 * preempted between reading the clock and locking would else
 		 * close the union at its own, earlier end while another lane
 		 * was still busy (seen on a loaded host: the union came out
-		 * shorter than the shaped link can carry the bytes in).
+		 * shorter than the shaped link can carry the bytes in). The
+		 * copy is taken and begun under one lock: each lock and clock
+		 * read is a futex or a system call in the guest (the modeled
+		 * clocksource has no vDSO path), the lanes' bookkeeping.
 		 */
-		pthread_mutex_lock(&ls->lock);
-		t0 = shp_clock_ns();
 		if (ls->active++ == 0)
 			ls->active_since = t0;
 		l->book_ns += t0 - running;
@@ -76,19 +97,18 @@ static void *lane_main(void *arg)
 		rc = be->ops->copy(be, l->idx, c.dst, c.src, c.bytes);
 		if (sid >= 0)
 			shp_rt_wait(ls->far, sid);	/* far link slower than the copy */
-		t1 = shp_clock_ns();
-		rt_trace_add(ls->trace, c.writeback ? RT_EV_WRITEBACK : RT_EV_FETCH,
-			     l->idx, c.block, t0, t1);
 
 		pthread_mutex_lock(&ls->lock);
+		t1 = shp_clock_ns();	/* the copy's end and the union's, one read */
 		if (--ls->active == 0)
-			ls->union_ns += shp_clock_ns() - ls->active_since;
+			ls->union_ns += t1 - ls->active_since;
 		l->busy_ns += t1 - t0;
 		running = t1;
 		if (rc)
 			l->errors++;
-		l->completed++;
-		pthread_cond_broadcast(&ls->cond);
+		complete_locked(ls, l);
+		rt_trace_add(ls->trace, c.writeback ? RT_EV_WRITEBACK : RT_EV_FETCH,
+			     l->idx, c.block, t0, t1);
 	}
 	pthread_mutex_unlock(&ls->lock);
 	return NULL;
@@ -107,7 +127,8 @@ int rt_lanes_start(struct rt_lanes *ls, struct rt_backend *be, int n,
 	pthread_mutex_init(&ls->lock, NULL);
 	pthread_cond_init(&ls->cond, NULL);
 	for (int i = 0; i < n; i++) {
-		ls->lane[i].set = ls;
+		pthread_cond_init(&ls->lane[i].work, NULL);
+		ls->lane[i].set = ls;	/* set: its condition is to be destroyed */
 		ls->lane[i].idx = i;
 		if (pthread_create(&ls->lane[i].thread, NULL, lane_main,
 				   &ls->lane[i])) {
@@ -124,9 +145,14 @@ void rt_lanes_stop(struct rt_lanes *ls)
 	pthread_mutex_lock(&ls->lock);
 	ls->stop = true;
 	pthread_cond_broadcast(&ls->cond);
+	for (int i = 0; i < ls->n; i++)
+		pthread_cond_broadcast(&ls->lane[i].work);
 	pthread_mutex_unlock(&ls->lock);
 	for (int i = 0; i < ls->n; i++)
 		pthread_join(ls->lane[i].thread, NULL);
+	for (int i = 0; i < RT_MAX_LANES; i++)
+		if (ls->lane[i].set)
+			pthread_cond_destroy(&ls->lane[i].work);
 	pthread_cond_destroy(&ls->cond);
 	pthread_mutex_destroy(&ls->lock);
 }
@@ -138,48 +164,43 @@ struct rt_ticket rt_lanes_submit(struct rt_lanes *ls, int lane,
 	struct rt_ticket t = { .lane = lane };
 
 	pthread_mutex_lock(&ls->lock);
-	while (l->submitted - l->completed >= RT_LANE_QUEUE)
-		pthread_cond_wait(&ls->cond, &ls->lock);
+	if (l->submitted - l->completed >= RT_LANE_QUEUE)	/* room: the oldest done */
+		wait_done_locked(ls, (struct rt_ticket){ lane, l->submitted - RT_LANE_QUEUE + 1 });
 	l->q[l->submitted % RT_LANE_QUEUE] = *c;
-	t.seq = ++l->submitted;
-	pthread_cond_broadcast(&ls->cond);
+	t.seq = l->submitted + 1;
+	__atomic_store_n(&l->submitted, t.seq, __ATOMIC_RELEASE);
+	pthread_cond_signal(&l->work);
 	pthread_mutex_unlock(&ls->lock);
 	return t;
 }
 
+/* No lock: a finished ticket stays finished (completed only grows). */
 bool rt_ticket_done(struct rt_lanes *ls, struct rt_ticket t)
 {
-	bool d;
-
-	pthread_mutex_lock(&ls->lock);
-	d = done_locked(ls, t);
-	pthread_mutex_unlock(&ls->lock);
-	return d;
+	return done_locked(ls, t);
 }
 
 void rt_ticket_wait(struct rt_lanes *ls, struct rt_ticket t)
 {
+	if (done_locked(ls, t))
+		return;
 	pthread_mutex_lock(&ls->lock);
-	while (!done_locked(ls, t))
-		pthread_cond_wait(&ls->cond, &ls->lock);
+	wait_done_locked(ls, t);
 	pthread_mutex_unlock(&ls->lock);
 }
 
+/* No lock: completed read first, so the difference is never negative. */
 uint64_t rt_lane_pending(struct rt_lanes *ls, int lane)
 {
-	uint64_t n;
+	uint64_t done = __atomic_load_n(&ls->lane[lane].completed, __ATOMIC_ACQUIRE);
 
-	pthread_mutex_lock(&ls->lock);
-	n = ls->lane[lane].submitted - ls->lane[lane].completed;
-	pthread_mutex_unlock(&ls->lock);
-	return n;
+	return __atomic_load_n(&ls->lane[lane].submitted, __ATOMIC_ACQUIRE) - done;
 }
 
 void rt_lanes_drain(struct rt_lanes *ls)
 {
 	pthread_mutex_lock(&ls->lock);
 	for (int i = 0; i < ls->n; i++)
-		while (ls->lane[i].completed < ls->lane[i].submitted)
-			pthread_cond_wait(&ls->cond, &ls->lock);
+		wait_done_locked(ls, (struct rt_ticket){ i, ls->lane[i].submitted });
 	pthread_mutex_unlock(&ls->lock);
 }

@@ -47,7 +47,12 @@ struct rt_lane {
 	int idx;
 	pthread_t thread;
 	struct rt_copy q[RT_LANE_QUEUE];
-	uint64_t submitted, completed;	/* sequence numbers */
+	/*
+	 * Sequence numbers, written under the set's lock; completed is also
+	 * read without it (rt_ticket_done), hence atomic stores.
+	 */
+	uint64_t submitted, completed;
+	pthread_cond_t work;	/* a copy was queued here, or stop */
 	uint64_t busy_ns;	/* in copies */
 	uint64_t book_ns;	/* running outside copies and waits */
 	int errors;
@@ -60,7 +65,14 @@ struct rt_lanes {
 	int n;
 	struct rt_lane lane[RT_MAX_LANES];
 	pthread_mutex_t lock;
-	pthread_cond_t cond;	/* any submit or completion */
+	/*
+	 * A completion, for whoever waits on one (a ticket, queue room, a
+	 * lane's @after): broadcast only when someone does. One shared
+	 * condition woken by every submit and completion had four threads
+	 * waking each other through the guest kernel per 16 KiB block.
+	 */
+	pthread_cond_t cond;
+	int done_waiters;
 	bool stop;
 	/* Union of busy time over all lanes: wall time with >= 1 copy live. */
 	int active;
