@@ -425,3 +425,51 @@ void pw_limit_release(int node)
 {
 	cp_writef("0", HP_DIR "/nr_hugepages", node);
 }
+
+/*
+ * QEMU emulates CXL memory as MMIO, and TCG runs code fetched from there
+ * one instruction at a time, translated afresh at each execution: about a
+ * thousand times slower in host time (modeled time is not affected, since
+ * instruction fetches are not modeled). Reclaim under the local limit
+ * demotes cold pages to the CXL node, this program's text among them; a
+ * layer sweep whose code had gone there after tpp's run took 25 minutes of
+ * host time instead of 10 seconds (gdb: one-instruction translations of
+ * its inner loop, over and over). Locked pages are not reclaimed, so not
+ * demoted; the program's data comes later, unlocked, from each policy.
+ */
+int pw_code_lock(void)
+{
+	return mlockall(MCL_CURRENT);
+}
+
+/* This process's mapped pages on nodes other than @node (numa_maps). */
+static long pages_off(int node)
+{
+	FILE *f = fopen("/proc/self/numa_maps", "r");
+	char word[256];
+	long n = 0;
+
+	if (!f)
+		return -1;
+	while (fscanf(f, "%255s", word) == 1) {
+		int k;
+		long c;
+
+		if (sscanf(word, "N%d=%ld", &k, &c) == 2 && k != node)
+			n += c;
+	}
+	fclose(f);
+	return n;
+}
+
+/* Anything a policy moved off @fast_node anyway (DAMON's migrations, say). */
+void pw_code_home(int fast_node, long *was_off, long *left_off)
+{
+	unsigned long from = ~(1ul << fast_node), to = 1ul << fast_node;
+
+	*was_off = pages_off(fast_node);
+	if (*was_off > 0 && migrate_pages(0, sizeof(from) * 8, &from, &to) < 0)
+		fprintf(stderr, "cxlbed-pool: moving own pages to node %d: %s\n",
+			fast_node, strerror(errno));
+	*left_off = *was_off > 0 ? pages_off(fast_node) : *was_off;
+}

@@ -112,6 +112,15 @@ long long pw_limit_apply(int node, uint64_t keep, char *err, size_t errlen);
  * process that made it). */
 void pw_limit_release(int node);
 
+/*
+ * Keep this program's own pages (its code above all) on @fast_node: lock
+ * what is mapped now, once, and move back whatever a policy moved away.
+ * pw_code_home says how many pages it found elsewhere and how many it
+ * left there (-1: numa_maps unreadable).
+ */
+int pw_code_lock(void);
+void pw_code_home(int fast_node, long *was_off, long *left_off);
+
 /* Physical address range of a node's memory blocks. */
 int pw_node_range(int node, uint64_t *start, uint64_t *end);
 

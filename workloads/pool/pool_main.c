@@ -412,6 +412,8 @@ int main(int argc, char **argv)
 	}
 	pw_knobs_default(&knobs);
 	signal(SIGPIPE, SIG_IGN);
+	if (pw_code_lock())
+		fprintf(stderr, "cxlbed-pool: locking own pages: %s\n", strerror(errno));
 
 	for (int p = 0; p < PW_NPOLICIES; p++) {
 		char err[256] = "";
@@ -428,8 +430,11 @@ int main(int argc, char **argv)
 		 */
 		for (int attempt = 0; attempt < 2; attempt++) {
 			char *first_try = attempt ? res[p] : NULL;
+			long own_off, own_left;
+			char own[64];
 			int oom = 0;
 
+			pw_code_home(fast, &own_off, &own_left);
 			if (pw_policy_setup(p, &knobs, fast, far, o.local_fraction, err, sizeof(err))) {
 				res[p] = malloc(512);
 				snprintf(res[p], 512, "{\"policy\":\"%s\",\"roi\":%d,\"ok\":false,"
@@ -441,6 +446,10 @@ int main(int argc, char **argv)
 			}
 			pw_policy_teardown(p);
 			pw_limit_release(fast);
+			/* before the run: this program's pages off the fast node */
+			snprintf(own, sizeof(own), "{\"found\":%ld,\"left\":%ld}",
+				 own_off, own_left);
+			res[p] = with_member(res[p], "own_pages_off_fast", own);
 			if (first_try) {
 				res[p] = with_member(res[p], "first_attempt", first_try);
 				free(first_try);
