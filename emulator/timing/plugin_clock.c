@@ -27,17 +27,32 @@ static double vcpu_now(struct vcpu *v, unsigned int vi)
 	return tm_now(&v->clk, insns_of(vi));
 }
 
-/* Time handed to the guest: own clock, never below what was handed out. */
+/*
+ * Time handed to the guest: own clock, never below what was handed out.
+ * How often, and by how much, a read was held up to another vCPU's is
+ * counted: more than the skew bound means two reads on one vCPU can see
+ * no time pass while its own clock moved on.
+ */
 static uint64_t monotonic(double now)
 {
 	uint64_t t = (uint64_t)now;
 	uint64_t last = __atomic_load_n(&tp.clock_last, __ATOMIC_RELAXED);
+	uint64_t held, max;
 
 	while (t > last &&
 	       !__atomic_compare_exchange_n(&tp.clock_last, &last, t, true,
 					    __ATOMIC_RELAXED, __ATOMIC_RELAXED))
 		;
-	return t > last ? t : last;
+	if (t > last)
+		return t;
+	held = last - t;
+	__atomic_fetch_add(&tp.cs.held_reads, 1, __ATOMIC_RELAXED);
+	max = __atomic_load_n(&tp.cs.held_max_ns, __ATOMIC_RELAXED);
+	while (held > max &&
+	       !__atomic_compare_exchange_n(&tp.cs.held_max_ns, &max, held, true,
+					    __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+		;
+	return last;
 }
 
 static void set_deadline(struct vcpu *v, unsigned int vi, uint64_t d)
@@ -315,6 +330,14 @@ double clock_resume(struct vcpu *v, unsigned int vi, double now)
 		/* a device's interrupt (or an IPI seen late): join the others */
 		at = tm_sync_min_running(&tp.sync, v->slot);
 	}
+	/*
+	 * Never before a time the guest was already shown: a sibling that
+	 * ran on after this one halted may have read the clock up to
+	 * milliseconds later, and this one's readings would stand still
+	 * (monotonic()) until its own clock caught up.
+	 */
+	if (at < (double)__atomic_load_n(&tp.clock_last, __ATOMIC_RELAXED))
+		at = (double)__atomic_load_n(&tp.clock_last, __ATOMIC_RELAXED);
 	idle_next_update();
 	g_mutex_unlock(&tp.idle_lock);
 	return at > now ? at : now;

@@ -90,6 +90,8 @@ struct roi_clock_report {
 	uint64_t ring_timeouts;	/* QEMU slow to take an interrupt (host time) */
 	uint64_t kick_timeouts;	/* an IPI's target did not wake (host time) */
 	uint64_t rerings;	/* a lost clock interrupt raised again */
+	uint64_t held_reads;	/* reads held up to another vCPU's time */
+	uint64_t held_max_ns;	/* ... by at most this much */
 	const struct roi_vcpu_clock *vcpus;
 	int nvcpus;
 	double others_ns;	/* slowest clock of the other hosts; <0: none */

@@ -36,7 +36,8 @@ struct tm_shared {
 	/*
 	 * The start barrier of `together` workloads (plugin_together.c):
 	 * arrivals of the current generation, the latest arrival's modeled
-	 * time, and the time the last completed generation released at.
+	 * time, the time the last completed generation released at, and the
+	 * clock slots of the arrivals waiting for the rest.
 	 */
 	struct {
 		int lock;
@@ -44,6 +45,8 @@ struct tm_shared {
 		int arrived;
 		uint64_t latest_ns;
 		uint64_t release_ns;
+		int nwaiting;
+		int32_t waiting[TM_MAX_SLOTS];
 	} together;
 	uint64_t slot[TM_MAX_SLOTS];
 	uint64_t beat[TM_MAX_SLOTS];

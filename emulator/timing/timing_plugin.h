@@ -79,6 +79,8 @@ struct clock_stats {
 	uint64_t ring_timeouts;	/* QEMU took more than a moment to take a ring */
 	uint64_t kick_timeouts;	/* an IPI's target did not wake (host time) */
 	uint64_t rerings;	/* a ring that had not woken its vCPU, raised again */
+	uint64_t held_reads;	/* reads answered above the vCPU's own clock */
+	uint64_t held_max_ns;	/* ... by at most this much */
 };
 
 struct tp_state {
