@@ -139,8 +139,13 @@ int main(int argc, char **argv)
 
 		if (!(o.kinds & 1u << kind))
 			continue;
-		printf(",\"%s_gbps\":%.3f,\"%s_bytes\":%.0f,\"%s_s\":%.3f",
-		       key[kind], b / wall_s[kind] / 1e9, key[kind], b,
+		/* no time seen (a clock that stood still): no rate, and
+		 * never "inf", which is not JSON */
+		if (wall_s[kind] > 0)
+			printf(",\"%s_gbps\":%.3f", key[kind], b / wall_s[kind] / 1e9);
+		else
+			printf(",\"%s_gbps\":null", key[kind]);
+		printf(",\"%s_bytes\":%.0f,\"%s_s\":%.3f", key[kind], b,
 		       key[kind], wall_s[kind]);
 	}
 	printf(",\"on_node\":%.2f,\"clock\":\"guest\"", placed);

@@ -767,6 +767,14 @@ static void finish_one(struct run *run, struct pending *p)
 	    !timing_merge(rw->output, hr->timing_report, p->first_roi, &err)) {
 		rw->ok = false;
 		rw->error = g_strdup_printf("timing model: %s", err->message);
+	} else if (!rw->ok && status == 0) {
+		/* it ended well but its result line did not parse: show it */
+		const char *out = json_object_get_string_member_with_default(res, "stdout", "");
+		size_t n = strlen(out);
+
+		rw->error = g_strdup_printf("exit 0 but no JSON result; stdout ends \"%s\"; stderr \"%s\"",
+			out + (n > 300 ? n - 300 : 0),
+			json_object_get_string_member_with_default(res, "stderr", ""));
 	} else if (!rw->ok) {
 		rw->error = g_strdup_printf("exit %" G_GINT64_FORMAT ": %s", status,
 			json_object_get_string_member_with_default(res, "stderr", ""));
