@@ -4,7 +4,8 @@
  * block used furthest in the future is the right victim (Belady); blocks
  * not seen within the horizon tie, and the least recently used of them
  * goes first. Plain LRU and ring order are there for comparison.
- * A free slot always beats a victim.
+ * A free slot always beats a victim. Between equals, the slot after the
+ * last one filled wins (evict.h, rt_victim_query.prefer).
  */
 #ifndef RT_EVICT_H
 #define RT_EVICT_H
@@ -27,6 +28,10 @@ struct rt_victim_query {
 	 * next use of the block being fetched); RT_NO_USE for a demand fetch
 	 * that must take some slot. */
 	size_t needed_at;
+	/* The slot after the last one filled (-1: none): taken when it is
+	 * as good a choice as the best, so that blocks fetched in order lie
+	 * in neighbouring slots. */
+	int prefer;
 };
 
 /* Slot index, or -1 if every slot is pinned, in flight or needed sooner. */

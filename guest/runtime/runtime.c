@@ -32,26 +32,37 @@ int rt_init(struct runtime *rt, struct rt_backend *be,
 	    cfg->fetch_lanes + 1 > RT_MAX_LANES || cfg->window < 0)
 		return -1;
 	rt_blocks_init(&rt->blocks);
+	rt->last_fill = -1;
 	rt->window_buf = calloc((size_t)cfg->window + 1, sizeof(uint32_t));
 	if (!rt->window_buf || rt_ring_init(&rt->ring, cfg->nslots, cfg->slot_size))
+		goto fail;
+	/*
+	 * One allocation, slot i at i slot sizes: blocks fetched in stream
+	 * order into neighbouring slots lie in ascending addresses, so a
+	 * reader's hardware stream runs on from one block into the next.
+	 * Slots allocated one by one came out anywhere (top-down mmaps:
+	 * descending), and the stream started over at every block.
+	 */
+	rt->slots_mem = rt_balloc(be, RT_TIER_FAST, (size_t)cfg->nslots * cfg->slot_size);
+	if (!rt->slots_mem)
 		goto fail;
 	for (int i = 0; i < cfg->nslots; i++) {
 		struct rt_slot *s = &rt->ring.s[i];
 
-		s->mem = rt_balloc(be, RT_TIER_FAST, cfg->slot_size);
+		s->mem = (char *)rt->slots_mem + (size_t)i * cfg->slot_size;
 		s->fence = be->ops->fence_new(be);
-		if (!s->mem || !s->fence)
+		if (!s->fence)
 			goto fail;
 	}
 	if (rt_lanes_start(&rt->lanes, be, cfg->fetch_lanes + 1, far, trace))
 		goto fail;
 	return 0;
 fail:
-	for (int i = 0; rt->ring.s && i < rt->ring.n; i++) {
-		rt_bfree(be, RT_TIER_FAST, rt->ring.s[i].mem, cfg->slot_size);
+	for (int i = 0; rt->ring.s && i < rt->ring.n; i++)
 		if (rt->ring.s[i].fence)
 			be->ops->fence_free(be, rt->ring.s[i].fence);
-	}
+	rt_bfree(be, RT_TIER_FAST, rt->slots_mem, (size_t)cfg->nslots * cfg->slot_size);
+	rt->slots_mem = NULL;
 	rt_ring_fini(&rt->ring);
 	free(rt->window_buf);
 	return -1;
@@ -62,10 +73,11 @@ void rt_fini(struct runtime *rt)
 	rt->st.pf_useless += rt_pf_pending(rt);	/* fetched for nothing */
 	rt_lanes_drain(&rt->lanes);
 	rt_lanes_stop(&rt->lanes);
-	for (int i = 0; i < rt->ring.n; i++) {
-		rt_bfree(rt->be, RT_TIER_FAST, rt->ring.s[i].mem, rt->cfg.slot_size);
+	for (int i = 0; i < rt->ring.n; i++)
 		rt->be->ops->fence_free(rt->be, rt->ring.s[i].fence);
-	}
+	rt_bfree(rt->be, RT_TIER_FAST, rt->slots_mem,
+		 (size_t)rt->ring.n * rt->cfg.slot_size);
+	rt->slots_mem = NULL;
 	rt_ring_fini(&rt->ring);
 	rt_blocks_fini(&rt->blocks);
 	rt_stream_fini(&rt->stream);
@@ -175,6 +187,7 @@ static int fetch(struct runtime *rt, struct rt_block *b, size_t needed_at)
 		.policy = rt->cfg.evict, .ring = &rt->ring,
 		.blocks = &rt->blocks, .stream = &rt->stream,
 		.horizon = rt->cfg.horizon, .needed_at = needed_at,
+		.prefer = rt->last_fill >= 0 ? (rt->last_fill + 1) % rt->ring.n : -1,
 	};
 	int i = rt_evict_choose(&q);
 	struct rt_slot *s;
@@ -207,6 +220,9 @@ static int fetch(struct runtime *rt, struct rt_block *b, size_t needed_at)
 	b->slot = i;
 	b->used = false;
 	rt_ring_fill(&rt->ring, i, b->id);
+	rt->ring.s[i].pins = b->pins;
+	rt->ring.s[i].last_use = b->last_use;
+	rt->last_fill = i;
 	rt->st.bytes_in += b->size;
 	return 0;
 }
@@ -276,6 +292,8 @@ void *rt_access(struct runtime *rt, uint32_t id)
 	b->used = true;
 	b->pins++;
 	b->last_use = rt->clock;
+	rt->ring.s[b->slot].pins = b->pins;
+	rt->ring.s[b->slot].last_use = b->last_use;
 	/* Queue the window before waiting, so it streams behind this one. */
 	prefetch_window(rt);
 	if (!rt_ticket_done(&rt->lanes, b->ready)) {
@@ -296,6 +314,7 @@ void rt_release(struct runtime *rt, uint32_t id, bool dirty)
 	if (!b || b->state != RT_B_RESIDENT || !b->pins)
 		return;
 	b->pins--;
+	rt->ring.s[b->slot].pins = b->pins;
 	if (dirty)
 		b->dirty = true;
 	rt->be->ops->fence_record(rt->be, rt->ring.s[b->slot].fence);

@@ -64,6 +64,8 @@ struct runtime {
 	struct rt_stats st;
 	uint64_t clock;		/* access counter, for LRU */
 	int rr;			/* next fetch lane */
+	void *slots_mem;	/* every slot, in one piece (see rt_init) */
+	int last_fill;		/* slot of the last block fetched, -1: none */
 	uint32_t *window_buf;
 };
 

@@ -13,6 +13,7 @@ static void load(const int64_t *ids, const uint64_t *lu, int n)
 		rt_ring_fill(&ring, i, ids[i]);
 		if (ids[i] >= 0) {
 			blocks.b[ids[i]].last_use = lu[i];
+			ring.s[i].last_use = lu[i];	/* the runtime mirrors it */
 			blocks.b[ids[i]].state = RT_B_RESIDENT;
 			blocks.b[ids[i]].slot = i;
 		}
@@ -27,9 +28,10 @@ int main(void)
 	struct rt_victim_query q = {
 		.policy = RT_EVICT_FURTHEST, .ring = &ring, .blocks = &blocks,
 		.stream = &s, .horizon = 64, .needed_at = RT_NO_USE,
+		.prefer = -1,
 	};
 
-	plan(9);
+	plan(15);
 	rt_blocks_init(&blocks);
 	for (int i = 0; i < 5; i++)
 		rt_blocks_add(&blocks, 64, NULL, RT_TIER_FAR);
@@ -52,9 +54,31 @@ int main(void)
 	load((int64_t[]){ 0, 1, 2 }, (uint64_t[]){ 5, 2, 9 }, 3);
 	is_int(ring.s[rt_evict_choose(&q)].block, 1, "no next use for any: LRU fallback");
 
-	blocks.b[1].pins = 1;
+	blocks.b[1].pins = ring.s[1].pins = 1;
 	is_int(ring.s[rt_evict_choose(&q)].block, 0, "a pinned block is never chosen");
-	blocks.b[1].pins = 0;
+	rt_stream_index(&s);
+	is_int(ring.s[rt_evict_choose(&q)].block, 0, "...nor by the indexed search");
+	blocks.b[1].pins = ring.s[1].pins = 0;
+
+	/* Between equals the slot after the last fill wins, not the LRU one
+	 * (blocks fetched in order then lie side by side); it never beats a
+	 * better victim. Both searches: scanned and indexed. */
+	for (int indexed = 0; indexed < 2; indexed++) {
+		const char *how = indexed ? "indexed" : "scanned";
+
+		rt_stream_init(&s, (uint32_t[]){ 4, 4, 4 }, 3, false);
+		if (indexed)
+			rt_stream_index(&s);
+		q.prefer = 2;
+		is_int(ring.s[rt_evict_choose(&q)].block, 2, "%s: ties: the preferred slot wins", how);
+		rt_stream_init(&s, (uint32_t[]){ 4, 2, 4 }, 3, false);
+		if (indexed)
+			rt_stream_index(&s);
+		is_int(ring.s[rt_evict_choose(&q)].block, 1,
+		       "%s: a preferred slot needed sooner loses to the furthest", how);
+		rt_stream_fini(&s);
+	}
+	q.prefer = -1;
 
 	/* Prefetch guard: fetching 3 (needed 2 ahead) may not evict 1 (needed
 	 * 1 ahead) even though LRU alone would pick it. */
@@ -75,6 +99,11 @@ int main(void)
 	rt_ring_clear(&ring, 1);
 	blocks.b[1].state = RT_B_HOME;
 	is_int(rt_evict_choose(&q), 1, "a free slot is taken first");
+	rt_ring_clear(&ring, 2);
+	q.prefer = 2;
+	is_int(rt_evict_choose(&q), 2, "...the preferred one of two free slots");
+	q.prefer = -1;
+	rt_ring_fill(&ring, 2, 2);
 
 	/* Ring order: oldest fill first, i.e. rotation through the slots. */
 	q.policy = RT_EVICT_RING;
