@@ -9,9 +9,16 @@
  * loses the stream at every page (the difference this exists to remove).
  * Pages in descending physical order are the hard case: what the
  * prefetcher finds past a page is the page just read, cached.
+ *
+ * Blocks that restart their streams (the kv workload's: K rows, then V
+ * rows, read side by side) are a known gap: over contiguous pages the
+ * prefetcher runs on past a page's end into the next block's first
+ * lines, which a core's L2 streamer, stopping at the page boundary,
+ * would not (docs/timing-model.md, "Limits, known").
  */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "tap.h"
 #include "model_mem.h"
@@ -26,29 +33,56 @@ struct result {
 	uint64_t hops, hop_lines, l2_miss;
 };
 
-/* @where[i]: the physical page of virtual page i; @hop: tell the model. */
-static struct result stream(const uint32_t *where, bool hop, bool down)
+/* One core over local DRAM: L2 128 KiB, LLC 512 KiB, distance 16. */
+struct core {
+	struct mf_target dram;
+	struct mf_fabric fab;
+	struct tm_host_mem h;
+	struct tm_cpu_mem c;
+	struct tm_shared *shm;
+};
+
+static void core_open(struct core *k)
 {
 	struct tm_mem_cfg cfg = {
 		.line_bytes = 64, .l1_bytes = 32 << 10, .l1_ways = 8,
 		.l2_bytes = 128 << 10, .l2_ways = 16, .llc_bytes = 512 << 10,
 		.llc_ways = 16, .mlp = 16, .prefetch_distance = 16,
 	};
-	struct mf_target dram = { .name = "local", .path = "local",
-				  .media_ns = { 90, 90 } };
-	struct mf_fabric fab = { .ntargets = 1, .targets = &dram, .local = &dram };
-	struct tm_host_mem h;
-	struct tm_cpu_mem c;
-	struct tm_shared *shm;
-	struct result r = { 0 };
 	char *err = NULL;
+
+	memset(k, 0, sizeof(*k));
+	k->dram = (struct mf_target){ .name = "local", .path = "local",
+				      .media_ns = { 90, 90 } };
+	k->fab = (struct mf_fabric){ .ntargets = 1, .targets = &k->dram,
+				     .local = &k->dram };
+	k->shm = tm_shared_open(NULL, &err);
+	k->dram.res[k->dram.nres++] = tm_shared_res(k->shm, "dram", 40, 30, 0);
+	tm_host_mem_init(&k->h, &cfg, &k->fab);
+	tm_cpu_mem_init(&k->c, &k->h);
+	k->c.who = 0;
+}
+
+static struct result core_close(struct core *k, double now)
+{
+	struct result r = {
+		.ns = now, .hops = k->c.st.page_hops,
+		.hop_lines = k->c.st.hop_lines, .l2_miss = k->c.st.l2_miss,
+	};
+
+	tm_cpu_mem_free(&k->c);
+	tm_host_mem_free(&k->h);
+	tm_shared_close(k->shm);
+	return r;
+}
+
+/* @where[i]: the physical page of virtual page i; @hop: tell the model. */
+static struct result stream(const uint32_t *where, bool hop, bool down)
+{
+	struct core cm;
 	double now = 0;
 
-	shm = tm_shared_open(NULL, &err);
-	dram.res[dram.nres++] = tm_shared_res(shm, "dram", 40, 30, 0);
-	tm_host_mem_init(&h, &cfg, &fab);
-	tm_cpu_mem_init(&c, &h);
-	c.who = 0;
+	core_open(&cm);
 	for (int k = 0; k < PAGES; k++) {
 		int i = down ? PAGES - 1 - k : k;
 		uint64_t base = (uint64_t)where[i] * LINES_PER_PAGE;
@@ -59,31 +93,56 @@ static struct result stream(const uint32_t *where, bool hop, bool down)
 					 LINES_PER_PAGE;
 
 			if (guess != base)
-				tm_mem_page_hop(&h, &c, guess, base, LINES_PER_PAGE, now);
+				tm_mem_page_hop(&cm.h, &cm.c, guess, base, LINES_PER_PAGE, now);
 		}
 		for (int j = 0; j < LINES_PER_PAGE * 8; j++) {
 			int w = down ? LINES_PER_PAGE * 8 - 1 - j : j;
 
-			now = tm_mem_access(&h, &c, (base << 6) + w * 8, false,
+			now = tm_mem_access(&cm.h, &cm.c, (base << 6) + w * 8, false,
 					    now + GAP_NS);
 		}
 	}
-	r.ns = now;
-	r.hops = c.st.page_hops;
-	r.hop_lines = c.st.hop_lines;
-	r.l2_miss = c.st.l2_miss;
-	tm_cpu_mem_free(&c);
-	tm_host_mem_free(&h);
-	tm_shared_close(shm);
-	return r;
+	return core_close(&cm, now);
+}
+
+/*
+ * 16 KiB blocks of 4 pages, K in pages 0-1 and V in pages 2-3, rows of
+ * 256 bytes: row t of K, then row t of V, for the block's 32 rows.
+ */
+static struct result kv_blocks(const uint32_t *where)
+{
+	struct core cm;
+	double now = 0;
+
+	core_open(&cm);
+	for (int b = 0; b < PAGES / 4; b++)
+		for (int t = 0; t < 32; t++)
+			for (int half = 0; half < 2; half++) {
+				int vp = b * 4 + half * 2 + t / 16;
+				uint64_t base = (uint64_t)where[vp] * LINES_PER_PAGE;
+				uint64_t row = base + (uint64_t)(t % 16) * 4;
+
+				if (t == 16) {	/* into the half's second page */
+					uint64_t guess = ((uint64_t)where[vp - 1] + 1) *
+							 LINES_PER_PAGE;
+
+					if (guess != base)
+						tm_mem_page_hop(&cm.h, &cm.c, guess, base,
+								LINES_PER_PAGE, now);
+				}
+				for (int j = 0; j < 32; j++)
+					now = tm_mem_access(&cm.h, &cm.c, (row << 6) + j * 8,
+							    false, now + GAP_NS);
+			}
+	return core_close(&cm, now);
 }
 
 int main(void)
 {
 	static uint32_t line_up[PAGES], shuffled[PAGES], reversed[PAGES];
-	struct result flat, lost, moved, flat_down, moved_down, back;
+	struct result flat, lost, moved, flat_down, moved_down, back, kv_flat, kv_moved;
 
-	plan(7);
+	plan(8);
 	for (uint32_t i = 0; i < PAGES; i++)
 		line_up[i] = shuffled[i] = 0x1000 + i, reversed[i] = 0x1000 + PAGES - 1 - i;
 	srand(11);
@@ -128,5 +187,12 @@ int main(void)
 	ok(fabs(back.ns / flat.ns - 1) < 0.01,
 	   "pages in descending physical order, read upwards: within 1%% (%.4fx)",
 	   back.ns / flat.ns);
+	kv_flat = kv_blocks(line_up);
+	kv_moved = kv_blocks(shuffled);
+	todo_ok(fabs(kv_moved.ns / kv_flat.ns - 1) < 0.01,
+		"the model's prefetcher runs past a page's end into the next block's lines; a core's stops there (not built)",
+		"blocks whose streams restart: scattered within 1%% of contiguous "
+		"(%.4fx; %llu vs %llu L2 misses)", kv_moved.ns / kv_flat.ns,
+		(unsigned long long)kv_moved.l2_miss, (unsigned long long)kv_flat.l2_miss);
 	return done_testing();
 }
