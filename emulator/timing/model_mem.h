@@ -40,6 +40,9 @@ struct tm_mem_stats {
 	uint64_t prefetches;
 	/* tm_mem_page_hop: calls whose page moved, and lines moved with it */
 	uint64_t page_hops, hop_lines;
+	/* pages entered at an end from a page elsewhere, not hopped because
+	 * kernel code ran since the page before (the plugin's page_entered) */
+	uint64_t hops_refused;
 	double stall_ns;
 };
 

@@ -288,8 +288,12 @@ static void page_entered(struct vcpu *v, uint64_t page, uint64_t ppage,
 		return;
 	d = off == 0 ? -1 : 1;		/* the page the stream came from */
 	o = &v->seen[(page + d) % n];
-	if (o->vpage != page + d || o->ktbs != ktbs || o->ppage - d == ppage)
+	if (o->vpage != page + d || o->ppage - d == ppage)
 		return;
+	if (o->ktbs != ktbs) {
+		v->mem.st.hops_refused++;
+		return;
+	}
 	tm_mem_page_hop(&tp.mem, &v->mem, (o->ppage - d) << shift,
 			ppage << shift, 1u << shift,
 			tm_now(&v->clk, v->cnt->insns));
