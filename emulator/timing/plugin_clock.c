@@ -313,7 +313,7 @@ void clock_idle(struct vcpu *v, unsigned int vi)
 /* The modeled time @v resumes at (QEMU's big lock held). */
 double clock_resume(struct vcpu *v, unsigned int vi, double now)
 {
-	double at;
+	double at, shown;
 
 	g_mutex_lock(&tp.idle_lock);
 	if (v->halted)	/* else it halted before the plugin armed */
@@ -336,8 +336,9 @@ double clock_resume(struct vcpu *v, unsigned int vi, double now)
 	 * milliseconds later, and this one's readings would stand still
 	 * (monotonic()) until its own clock caught up.
 	 */
-	if (at < (double)__atomic_load_n(&tp.clock_last, __ATOMIC_RELAXED))
-		at = (double)__atomic_load_n(&tp.clock_last, __ATOMIC_RELAXED);
+	shown = (double)__atomic_load_n(&tp.clock_last, __ATOMIC_RELAXED);
+	if (at < shown)
+		at = shown;
 	idle_next_update();
 	g_mutex_unlock(&tp.idle_lock);
 	return at > now ? at : now;

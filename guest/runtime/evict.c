@@ -47,13 +47,12 @@ static int takeable(const struct rt_slot *s, void *arg)
  * loop below, with each block's next use read straight from the index. A
  * victim search per fetch over hundreds of slots ran on the application's
  * thread at every prefetch (a KV stream: most of the runtime's cost there).
- * It reads the ring's mirror of pins and last use, not the blocks (ids
- * are dense, so a block's id is its index).
  */
 static int furthest_indexed(const struct rt_victim_query *q)
 {
 	const struct rt_ring *r = q->ring;
 	const size_t *cur = q->stream->cur, pos = q->stream->pos;
+	const struct rt_block *blk = q->blocks->b;
 	uint32_t nids = q->stream->nids, nb = q->blocks->n;
 	int best = -1, pref = -1;
 	size_t best_nu = 0, pref_nu = 0;
@@ -62,15 +61,16 @@ static int furthest_indexed(const struct rt_victim_query *q)
 	if (q->prefer >= 0 && q->prefer < r->n && r->s[q->prefer].block < 0)
 		return q->prefer;
 	for (int i = 0; i < r->n; i++) {
-		const struct rt_slot *s = &r->s[i];
-		int64_t k = s->block;
+		int64_t k = r->s[i].block;
+		const struct rt_block *b;
 		size_t p, nu;
 
 		if (k < 0)
 			return i;
-		if ((uint64_t)k >= nb || s->pins)
+		if ((uint64_t)k >= nb || blk[k].pins)
 			continue;
-		p = (uint64_t)k < nids ? cur[k] : RT_NO_USE;
+		b = &blk[k];
+		p = b->id < nids ? cur[b->id] : RT_NO_USE;
 		nu = p == RT_NO_USE || p - pos >= q->horizon ? RT_NO_USE : p - pos;
 		if (q->needed_at != RT_NO_USE && nu != RT_NO_USE && nu <= q->needed_at)
 			continue;
@@ -78,10 +78,10 @@ static int furthest_indexed(const struct rt_victim_query *q)
 			pref = i;
 			pref_nu = nu;
 		}
-		if (best < 0 || nu > best_nu || (nu == best_nu && s->last_use < best_lu)) {
+		if (best < 0 || nu > best_nu || (nu == best_nu && b->last_use < best_lu)) {
 			best = i;
 			best_nu = nu;
-			best_lu = s->last_use;
+			best_lu = b->last_use;
 		}
 	}
 	return pref >= 0 && pref_nu == best_nu ? pref : best;

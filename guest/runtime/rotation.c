@@ -28,16 +28,12 @@ void rt_ring_fill(struct rt_ring *r, int i, int64_t block)
 {
 	r->s[i].block = block;
 	r->s[i].filled = r->stamp++;
-	r->s[i].pins = 0;
-	r->s[i].last_use = 0;
 }
 
 void rt_ring_clear(struct rt_ring *r, int i)
 {
 	r->s[i].block = -1;
 	r->s[i].filled = 0;
-	r->s[i].pins = 0;
-	r->s[i].last_use = 0;
 }
 
 int rt_ring_next(const struct rt_ring *r,

@@ -20,14 +20,6 @@ struct rt_slot {
 	struct rt_ticket busy;	/* last copy touching the slot */
 	void *fence;		/* recorded when the block is released */
 	uint64_t filled;	/* ring order stamp of the current block */
-	/*
-	 * Its block's pins and last use, mirrored here so that a victim
-	 * search reads the ring alone: reading each slot's block record
-	 * (hundreds of slots, thousands of blocks) missed the application
-	 * thread's L2 at every fetch.
-	 */
-	int pins;
-	uint64_t last_use;
 };
 
 struct rt_ring {

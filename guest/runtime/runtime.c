@@ -220,8 +220,6 @@ static int fetch(struct runtime *rt, struct rt_block *b, size_t needed_at)
 	b->slot = i;
 	b->used = false;
 	rt_ring_fill(&rt->ring, i, b->id);
-	rt->ring.s[i].pins = b->pins;
-	rt->ring.s[i].last_use = b->last_use;
 	rt->last_fill = i;
 	rt->st.bytes_in += b->size;
 	return 0;
@@ -292,8 +290,6 @@ void *rt_access(struct runtime *rt, uint32_t id)
 	b->used = true;
 	b->pins++;
 	b->last_use = rt->clock;
-	rt->ring.s[b->slot].pins = b->pins;
-	rt->ring.s[b->slot].last_use = b->last_use;
 	/* Queue the window before waiting, so it streams behind this one. */
 	prefetch_window(rt);
 	if (!rt_ticket_done(&rt->lanes, b->ready)) {
@@ -314,7 +310,6 @@ void rt_release(struct runtime *rt, uint32_t id, bool dirty)
 	if (!b || b->state != RT_B_RESIDENT || !b->pins)
 		return;
 	b->pins--;
-	rt->ring.s[b->slot].pins = b->pins;
 	if (dirty)
 		b->dirty = true;
 	rt->be->ops->fence_record(rt->be, rt->ring.s[b->slot].fence);

@@ -13,7 +13,6 @@ static void load(const int64_t *ids, const uint64_t *lu, int n)
 		rt_ring_fill(&ring, i, ids[i]);
 		if (ids[i] >= 0) {
 			blocks.b[ids[i]].last_use = lu[i];
-			ring.s[i].last_use = lu[i];	/* the runtime mirrors it */
 			blocks.b[ids[i]].state = RT_B_RESIDENT;
 			blocks.b[ids[i]].slot = i;
 		}
@@ -54,11 +53,11 @@ int main(void)
 	load((int64_t[]){ 0, 1, 2 }, (uint64_t[]){ 5, 2, 9 }, 3);
 	is_int(ring.s[rt_evict_choose(&q)].block, 1, "no next use for any: LRU fallback");
 
-	blocks.b[1].pins = ring.s[1].pins = 1;
+	blocks.b[1].pins = 1;
 	is_int(ring.s[rt_evict_choose(&q)].block, 0, "a pinned block is never chosen");
 	rt_stream_index(&s);
 	is_int(ring.s[rt_evict_choose(&q)].block, 0, "...nor by the indexed search");
-	blocks.b[1].pins = ring.s[1].pins = 0;
+	blocks.b[1].pins = 0;
 
 	/* Between equals the slot after the last fill wins, not the LRU one
 	 * (blocks fetched in order then lie side by side); it never beats a
