@@ -136,6 +136,17 @@ void mc_find(const struct mc_level *l, uint64_t line, struct mc_ref *r)
 	r->way = m ? __builtin_ctz(m) : -1;
 }
 
+uint8_t mc_flags(const struct mc_level *l, const struct mc_ref *r)
+{
+	return flags_of(l, r->set)[r->way] & ~MC_PENDING;
+}
+
+void mc_drop(struct mc_level *l, const struct mc_ref *r)
+{
+	tags_of(r->set)[r->way] = 0;
+	flags_of(l, r->set)[r->way] = 0;
+}
+
 uint8_t mc_use(struct mc_level *l, const struct mc_ref *r, uint8_t set_flags,
 	       uint8_t clear_flags, double settled, double *ready)
 {
@@ -211,8 +222,7 @@ bool mc_take(struct mc_level *l, uint64_t line, uint8_t flags, double *ready)
 	if ((*f & flags) != flags)
 		return false;
 	*ready = *f & MC_PENDING ? l->ready[r.index * l->ways + r.way] : 0;
-	tags_of(r.set)[r.way] = 0;	/* empty: the next fill of the set takes it */
-	*f = 0;
+	mc_drop(l, &r);
 	return true;
 }
 
@@ -332,6 +342,13 @@ void mc_prefetch_move(struct mc_prefetcher *p, uint64_t from, uint64_t to,
 		s->next_pf = s->dir > 0 ? (up ? to + up : 0)
 				       : (down ? to + span - 1 - down : 0);
 	}
+}
+
+void mc_prefetch_forget(struct mc_prefetcher *p, uint64_t from, uint64_t span)
+{
+	for (int i = 0; i < MC_STREAMS; i++)
+		if (stream_enters(&p->s[i], from, span))
+			memset(&p->s[i], 0, sizeof(p->s[i]));
 }
 
 void mc_prefetch_issued(struct mc_prefetcher *p, int stream, uint64_t next)

@@ -20,6 +20,12 @@
  * hit does not read the ready array: one host cache miss less per hit.
  */
 #define MC_PENDING	0x4
+/*
+ * Fetched by a stream that ran on past the end of its page into the
+ * physically next one: the stream's own only if it enters that page from
+ * the page before it (model_mem.c, tm_mem_page_claim).
+ */
+#define MC_RUNON	0x8
 
 /*
  * Layout: everything a lookup and a replacement choice read is in one
@@ -70,6 +76,10 @@ void mc_find(const struct mc_level *l, uint64_t line, struct mc_ref *r);
  */
 uint8_t mc_use(struct mc_level *l, const struct mc_ref *r, uint8_t set_flags,
 	       uint8_t clear_flags, double settled, double *ready);
+/* The flags of the way @r found (MC_PENDING left out); it is not touched. */
+uint8_t mc_flags(const struct mc_level *l, const struct mc_ref *r);
+/* Empty the way @r found: the next fill of the set takes it. */
+void mc_drop(struct mc_level *l, const struct mc_ref *r);
 /*
  * Put the line @r did not find into @r's set, evicting the pseudo-LRU way
  * (an empty one first). Returns true when a dirty line left, its number in
@@ -148,6 +158,8 @@ void mc_prefetch_move(struct mc_prefetcher *p, uint64_t from, uint64_t to,
 /* Is a stream about to enter [@from, @from + @span) (as mc_prefetch_move)? */
 bool mc_prefetch_entering(const struct mc_prefetcher *p, uint64_t from,
 			  uint64_t span);
+/* Forget the streams about to enter [@from, @from + @span): they end there. */
+void mc_prefetch_forget(struct mc_prefetcher *p, uint64_t from, uint64_t span);
 void mc_prefetch_issued(struct mc_prefetcher *p, int stream, uint64_t next);
 
 #endif

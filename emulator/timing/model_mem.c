@@ -245,7 +245,9 @@ static void prefetch(struct tm_host_mem *h, struct tm_cpu_mem *c,
 			mf_window_fill(&c->win, ready);
 		c->st.prefetches++;
 		/* may take the LLC lock for a dirty victim: not held here */
-		l2_put(h, c, &r, MC_PREFETCHED, ready, now);
+		l2_put(h, c, &r, MC_PREFETCHED |
+		       (from_mem && l >> page_shift != line >> page_shift ? MC_RUNON : 0),
+		       ready, now);
 	}
 	mc_prefetch_issued(&c->pf, stream, l);
 }
@@ -338,6 +340,61 @@ void tm_mem_page_hop(struct tm_host_mem *h, struct tm_cpu_mem *c,
 	mc_prefetch_move(&c->pf, from, to, span, run[0], run[1]);
 }
 
+static bool claimed(const struct tm_host_mem *h, const struct tm_cpu_mem *c,
+		    uint64_t line)
+{
+	uint64_t page = (line >> tm_page_shift(h)) + 1;
+
+	for (unsigned int i = 0; i < TM_CLAIMED; i++)
+		if (c->claimed[i] == page)
+			return true;
+	return false;
+}
+
+void tm_mem_page_claim(struct tm_host_mem *h, struct tm_cpu_mem *c,
+		       uint64_t first)
+{
+	/* only a stream that ended just before the page ran on into it; a
+	 * page's first line touched again and again must not flood the ring */
+	if (!mc_prefetch_entering(&c->pf, first, 1u << tm_page_shift(h)) ||
+	    claimed(h, c, first))
+		return;
+	c->claimed[c->claimed_next++ % TM_CLAIMED] =
+		(first >> tm_page_shift(h)) + 1;
+}
+
+/*
+ * @line (at @r in L2) was fetched running on past another page's end and
+ * no stream entered its page from there: every line of the page fetched
+ * so goes (the LLC's copies too, clean and from those same fetches), and
+ * the core starts there as a new stream would, the one that ran on being
+ * forgotten. @r then finds nothing.
+ */
+static void runon_refetch(struct tm_host_mem *h, struct tm_cpu_mem *c,
+			  uint64_t line, struct mc_ref *r)
+{
+	unsigned int page_shift = tm_page_shift(h);
+	uint64_t first = line >> page_shift << page_shift;
+
+	for (uint64_t l = first; l < first + (1u << page_shift); l++) {
+		struct mc_ref r2, rl;
+
+		mc_find(&c->l2, l, &r2);
+		if (r2.way < 0 || !(mc_flags(&c->l2, &r2) & MC_RUNON))
+			continue;
+		mc_drop(&c->l2, &r2);
+		llc_lock(h);
+		mc_find(&h->llc, l, &rl);
+		if (rl.way >= 0 && !(mc_flags(&h->llc, &rl) & MC_DIRTY))
+			mc_drop(&h->llc, &rl);
+		llc_unlock(h);
+		c->st.runon_refetched++;
+	}
+	/* the stream that ran on here ended at its page: nothing follows it */
+	mc_prefetch_forget(&c->pf, first, 1u << page_shift);
+	mc_find(&c->l2, line, r);
+}
+
 double tm_mem_access_line(struct tm_host_mem *h, struct tm_cpu_mem *c,
 			  uint64_t line, bool store, double now)
 {
@@ -360,8 +417,11 @@ double tm_mem_access_line(struct tm_host_mem *h, struct tm_cpu_mem *c,
 	}
 	c->st.l1_miss++;
 	mc_find(&c->l2, line, &r2);
+	if (r2.way >= 0 && (mc_flags(&c->l2, &r2) & MC_RUNON) &&
+	    !claimed(h, c, line))
+		runon_refetch(h, c, line, &r2);
 	if (r2.way >= 0) {
-		flags = mc_use(&c->l2, &r2, 0, MC_PREFETCHED, now, &ready);
+		flags = mc_use(&c->l2, &r2, 0, MC_PREFETCHED | MC_RUNON, now, &ready);
 		if (flags & MC_PREFETCHED)
 			prefetch(h, c, line, now);
 		l1_put(h, c, &r1, set, ready, now);

@@ -32,6 +32,8 @@ struct tm_mem_cfg {
  * the most lines one holds (16-byte lines) */
 #define TM_PAGE_SHIFT 12
 #define TM_PAGE_LINES_MAX 256
+/* pages a core remembers a stream entering from their physical neighbour */
+#define TM_CLAIMED 16
 
 struct tm_mem_stats {
 	uint64_t accesses, loads, stores;
@@ -43,6 +45,9 @@ struct tm_mem_stats {
 	/* pages entered at an end from a page elsewhere, not hopped because
 	 * kernel code ran since the page before (the plugin's page_entered) */
 	uint64_t hops_refused;
+	/* lines a stream fetched past its page's end that the core then used
+	 * without entering that page from the stream's: fetched again */
+	uint64_t runon_refetched;
 	double stall_ns;
 };
 
@@ -81,6 +86,13 @@ struct tm_cpu_mem {
 	 */
 	uint64_t passed_page;
 	double passed_at[TM_PAGE_LINES_MAX];
+	/*
+	 * Pages (line >> page shift, plus 1; 0: none) a stream lately entered
+	 * from the page physically before it (after, going down): the lines
+	 * run on into them are its (tm_mem_page_claim). A ring.
+	 */
+	uint64_t claimed[TM_CLAIMED];
+	unsigned int claimed_next;
 	struct tm_mem_stats st;
 };
 
@@ -103,6 +115,17 @@ double tm_mem_access_line(struct tm_host_mem *h, struct tm_cpu_mem *c,
  */
 void tm_mem_page_hop(struct tm_host_mem *h, struct tm_cpu_mem *c,
 		     uint64_t from, uint64_t to, uint32_t span, double now);
+
+/*
+ * The core's accesses went on into the next virtual page, and it is the
+ * next physical one too (line @first is its first): what the prefetcher
+ * fetched there running on past the page before is the stream's. Lines it
+ * fetched past a page's end that no stream claimed are fetched again when
+ * the core uses them: a core's prefetcher follows a stream into its
+ * virtually next page, never into whatever lies after it physically.
+ */
+void tm_mem_page_claim(struct tm_host_mem *h, struct tm_cpu_mem *c,
+		       uint64_t first);
 
 /*
  * One access to cacheable physical address @pa at modeled time @now

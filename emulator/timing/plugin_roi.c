@@ -93,6 +93,7 @@ static void add_stats(struct tm_mem_stats *a, const struct tm_mem_stats *b)
 	a->page_hops += b->page_hops;
 	a->hop_lines += b->hop_lines;
 	a->hops_refused += b->hops_refused;
+	a->runon_refetched += b->runon_refetched;
 	a->stall_ns += b->stall_ns;
 }
 

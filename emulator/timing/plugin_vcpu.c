@@ -264,37 +264,68 @@ static void sync_point(struct vcpu *v, unsigned int vi, double now)
 
 #define TM_PAGE_MASK ((1ull << TM_PAGE_SHIFT) - 1)
 
+/* The set of v->seen that holds virtual page @page (the most recent first). */
+static struct seen_page *seen_set(struct vcpu *v, uint64_t page)
+{
+	unsigned int bits = __builtin_ctz(TM_SEEN_SETS);
+
+	return &v->seen[2 * ((page * 0x9e3779b97f4a7c15ull) >> (64 - bits))];
+}
+
+static const struct seen_page *seen_find(struct vcpu *v, uint64_t page)
+{
+	struct seen_page *s = seen_set(v, page);
+
+	return s[0].vpage == page ? &s[0] : s[1].vpage == page ? &s[1] : NULL;
+}
+
+static void seen_note(struct vcpu *v, uint64_t page, uint64_t ppage,
+		      uint64_t ktbs)
+{
+	struct seen_page *s = seen_set(v, page);
+
+	if (s[0].vpage != page)
+		s[1] = s[0];
+	s[0] = (struct seen_page){ page, ppage, ktbs };
+}
+
 /*
  * A translation of virtual page @page (at physical page @ppage), the
- * access at line @off of it. Kept (by virtual page, direct-mapped), so
- * that an access that enters a page at its first line (a stream going
- * up) or its last (going down) finds where the page before it in the
- * stream lies: if this one is not its physical neighbour, the model's
- * prefetcher went on into the wrong lines (tm_mem_page_hop). Entries from
- * before unmodeled kernel code ran (a process switch, a remapping) are
- * not trusted.
+ * access at line @off of it. Kept, so that an access that enters a page
+ * at its first line (a stream going up) or its last (going down) finds
+ * where the page before it in the stream lies: if this one is its
+ * physical neighbour, what the model's prefetcher ran on into is the
+ * stream's (tm_mem_page_claim); if not, the prefetcher went on into the
+ * wrong lines (tm_mem_page_hop). Entries from before unmodeled kernel
+ * code ran (a process switch, a remapping) are not trusted for a hop.
  */
 static void page_entered(struct vcpu *v, uint64_t page, uint64_t ppage,
 			 unsigned int off)
 {
-	const uint64_t n = G_N_ELEMENTS(v->seen);
 	unsigned int shift = TM_PAGE_SHIFT - tp.mem.line_shift;
 	uint64_t ktbs = v->cnt->kernel_tbs;
-	const struct seen_page *o;
-	int d;
+	const struct seen_page *p = NULL;
+	struct seen_page o;
+	int d = 0;
 
-	v->seen[page % n] = (struct seen_page){ page, ppage, ktbs };
-	if (off != 0 && off != (1u << shift) - 1)
+	if (off == 0 || off == (1u << shift) - 1) {
+		d = off == 0 ? -1 : 1;	/* the page the stream came from */
+		p = seen_find(v, page + d);
+	}
+	if (p)
+		o = *p;		/* noting this page may take its place */
+	seen_note(v, page, ppage, ktbs);
+	if (!p)
 		return;
-	d = off == 0 ? -1 : 1;		/* the page the stream came from */
-	o = &v->seen[(page + d) % n];
-	if (o->vpage != page + d || o->ppage - d == ppage)
+	if (o.ppage - d == ppage) {
+		tm_mem_page_claim(&tp.mem, &v->mem, ppage << shift);
 		return;
-	if (o->ktbs != ktbs) {
+	}
+	if (o.ktbs != ktbs) {
 		v->mem.st.hops_refused++;
 		return;
 	}
-	tm_mem_page_hop(&tp.mem, &v->mem, (o->ppage - d) << shift,
+	tm_mem_page_hop(&tp.mem, &v->mem, (o.ppage - d) << shift,
 			ppage << shift, 1u << shift,
 			tm_now(&v->clk, v->cnt->insns));
 }

@@ -17,6 +17,9 @@
 #include "shm_links.h"
 #include "tm_config.h"
 
+/* sets of struct vcpu's table of pages translated lately (a power of 2) */
+#define TM_SEEN_SETS 64
+
 /* Per-vCPU counters the TCG code bumps inline (the scoreboard's element). */
 struct vcpu_counts {
 	uint64_t insns;		/* instructions in modeled code */
@@ -46,13 +49,15 @@ struct vcpu {
 	uint64_t page_v, page_p, page_ktbs;
 	bool page_io;
 	/*
-	 * Pages translated lately (by virtual page number, direct-mapped):
-	 * where a stream that walks into the next virtual page expected it
-	 * in physical memory (plugin_vcpu.c, page_entered).
+	 * Pages translated lately (by virtual page number, 2-way sets picked
+	 * by a hash, so that buffers a multiple of the sets apart do not take
+	 * each other's places): where a stream that walks into the next
+	 * virtual page expected it in physical memory (plugin_vcpu.c,
+	 * page_entered).
 	 */
 	struct seen_page {
 		uint64_t vpage, ppage, ktbs;
-	} seen[64];
+	} seen[2 * TM_SEEN_SETS];
 	int slot;
 	/* guest clock (plugin_clock.c) */
 	uint64_t deadline;	/* own modeled ns of the next clock event; ~0: none */

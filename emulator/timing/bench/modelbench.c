@@ -54,8 +54,11 @@ int main(int argc, char **argv)
 	for (int store = 0; store < 2 && strcmp(only, "chase"); store++) {
 		t0 = cpu_s();
 		for (int p = 0; p < passes; p++)
-			for (uint64_t i = 0; i < words; i++)
+			for (uint64_t i = 0; i < words; i++) {
+				if (!(i & 511))	/* a new page, entered from the last */
+					tm_mem_page_claim(&h, &c, i >> 3);
 				now = tm_mem_access(&h, &c, i * 8, store, now + 0.75);
+			}
 		t0 = cpu_s() - t0;
 		printf("  sequential %-5s %6.2f ns per access, %6.1f ns per line\n",
 		       store ? "write" : "read", 1e9 * t0 / (words * passes),
