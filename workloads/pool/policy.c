@@ -264,15 +264,27 @@ int pw_policy_setup(enum pw_policy p, const struct pw_kernel_knobs *k,
 	}
 }
 
+/* Is NUMA balancing in memory-tiering mode (tpp)? */
+static bool tiering_mode(void)
+{
+	return cp_read_llf(0, "/proc/sys/kernel/numa_balancing") & 2;
+}
+
 /* What user pages can still take on the node, in bytes, from
- * /proc/zoneinfo: each zone's free pages above its high watermark and its
- * lowmem reserve (the largest protection entry: ZONE_DMA keeps ~1.5 MiB
- * from user pages on a 512 MiB guest, which MemFree counts; a remainder
- * sized from MemFree - low could not be had and was OOM-killed). */
+ * /proc/zoneinfo: each zone's free pages above the watermark kswapd
+ * reclaims to and its lowmem reserve (the largest protection entry:
+ * ZONE_DMA keeps ~1.5 MiB from user pages on a 512 MiB guest, which
+ * MemFree counts; a remainder sized from MemFree - low could not be had
+ * and was OOM-killed). That watermark is the high one, but in
+ * memory-tiering mode kswapd balances a node up to the promo watermark
+ * (high plus the low-high gap again), demoting to get there: sized from
+ * high, tpp's node lost that gap of its data at the first reclaim (282
+ * KiB of a 1 MiB limit left in tier-gups, docs/pooling.md). */
 static long long usable_free(int node)
 {
 	char line[512];
-	long long sum = 0, free = 0, high = 0, v;
+	long long sum = 0, free = 0, high = 0, promo = 0, v;
+	bool tiering = tiering_mode();
 	int in = 0, n;
 	FILE *f = fopen("/proc/zoneinfo", "re");
 
@@ -282,13 +294,15 @@ static long long usable_free(int node)
 		char *p;
 
 		if (sscanf(line, "Node %d, zone", &n) == 1)
-			in = n == node;
+			in = n == node, promo = 0;
 		else if (in && sscanf(line, " pages free %lld", &v) == 1)
 			free = v;
 		else if (in && sscanf(line, " high %lld", &v) == 1)
 			high = v;
+		else if (in && sscanf(line, " promo %lld", &v) == 1)
+			promo = v;
 		else if (in && (p = strstr(line, "protection: ("))) {
-			long long prot = 0;
+			long long prot = 0, mark = tiering && promo > high ? promo : high;
 
 			for (p += 13; *p && *p != ')'; p++) {
 				v = strtoll(p, &p, 10);
@@ -297,8 +311,8 @@ static long long usable_free(int node)
 				if (*p == ')')
 					break;
 			}
-			if (free > high + prot)
-				sum += free - high - prot;
+			if (free > mark + prot)
+				sum += free - mark - prot;
 		}
 	}
 	fclose(f);
