@@ -141,6 +141,12 @@ uint8_t mc_flags(const struct mc_level *l, const struct mc_ref *r)
 	return flags_of(l, r->set)[r->way] & ~MC_PENDING;
 }
 
+double mc_ready(const struct mc_level *l, const struct mc_ref *r)
+{
+	return flags_of(l, r->set)[r->way] & MC_PENDING ?
+	       l->ready[r->index * l->ways + r->way] : 0;
+}
+
 void mc_drop(struct mc_level *l, const struct mc_ref *r)
 {
 	tags_of(r->set)[r->way] = 0;

@@ -78,6 +78,8 @@ uint8_t mc_use(struct mc_level *l, const struct mc_ref *r, uint8_t set_flags,
 	       uint8_t clear_flags, double settled, double *ready);
 /* The flags of the way @r found (MC_PENDING left out); it is not touched. */
 uint8_t mc_flags(const struct mc_level *l, const struct mc_ref *r);
+/* When the data of the way @r found is there (0: long ago); not touched. */
+double mc_ready(const struct mc_level *l, const struct mc_ref *r);
 /* Empty the way @r found: the next fill of the set takes it. */
 void mc_drop(struct mc_level *l, const struct mc_ref *r);
 /*

@@ -46,6 +46,48 @@ void tm_cpu_mem_free(struct tm_cpu_mem *c)
 	mc_level_free(&c->l2);
 }
 
+void tm_host_mem_add_core(struct tm_host_mem *h, struct tm_cpu_mem *c)
+{
+	int n = __atomic_load_n(&h->ncores, __ATOMIC_RELAXED);
+
+	if (n >= TM_HOST_CORES)
+		return;
+	h->cores[n] = c;
+	__atomic_store_n(&h->ncores, n + 1, __ATOMIC_RELEASE);
+}
+
+/*
+ * Is @line in another core's L2? Then a last-level miss gets it from
+ * there, as a core's snoop does, not from memory: a line one core wrote
+ * (a copy lane filling a slot) and another reads soon after (the
+ * application thread) is not fetched from DRAM. Hits in the model's
+ * caches cost no latency, so neither does this; the other core keeps its
+ * copy (dirty or not: its own write-back later is the one that reaches
+ * memory). The other L2 is read without its owner's knowledge: its tags
+ * are whole 32-bit words, so a race gives a stale answer, never a torn
+ * one, and the worst a stale answer does is fetch from memory as before.
+ * The ready time of a line still on its way there, in *ready.
+ */
+static bool snoop(const struct tm_host_mem *h, const struct tm_cpu_mem *c,
+		  uint64_t line, double *ready)
+{
+	int n = __atomic_load_n(&h->ncores, __ATOMIC_ACQUIRE);
+
+	for (int i = 0; i < n; i++) {
+		const struct tm_cpu_mem *o = h->cores[i];
+		struct mc_ref r;
+
+		if (o == c)
+			continue;
+		mc_find(&o->l2, line, &r);
+		if (r.way >= 0) {
+			*ready = mc_ready(&o->l2, &r);
+			return true;
+		}
+	}
+	return false;
+}
+
 /*
  * A shared LLC line forgets its ready time once it is this far in the
  * past: far more than any skew bound, so no core can still be before it.
@@ -103,6 +145,15 @@ static double llc_fill(struct tm_host_mem *h, struct tm_cpu_mem *c,
 	if (r.way >= 0) {
 		mc_use(&h->llc, &r, 0, 0, issue - TM_LLC_SETTLE_NS, &ready);
 		return ready;
+	}
+	if (snoop(h, c, line, &ready)) {
+		c->st.snoop_hits++;
+		if (ready < issue)
+			ready = issue;
+		c->wb_until = 0;
+		if (mc_put(&h->llc, &r, 0, ready, &victim))
+			write_back(h, c, victim, issue);
+		return ready > c->wb_until ? ready : c->wb_until;
 	}
 	ready = t ? mf_access_by(t, MF_READ, issue, h->cfg.line_bytes, c->who,
 				 NULL) : issue;

@@ -32,6 +32,8 @@ struct tm_mem_cfg {
  * the most lines one holds (16-byte lines) */
 #define TM_PAGE_SHIFT 12
 #define TM_PAGE_LINES_MAX 256
+/* cores of a host whose caches the model knows (TM_MAX_VCPUS) */
+#define TM_HOST_CORES 32
 /* pages a core remembers a stream entering from their physical neighbour */
 #define TM_CLAIMED 16
 
@@ -48,6 +50,8 @@ struct tm_mem_stats {
 	/* lines a stream fetched past its page's end that the core then used
 	 * without entering that page from the stream's: fetched again */
 	uint64_t runon_refetched;
+	/* last-level misses another core's L2 of the host served (snoop) */
+	uint64_t snoop_hits;
 	double stall_ns;
 };
 
@@ -65,6 +69,9 @@ struct tm_host_mem {
 	 * time (model_share.h). NULL: no arbitration (one requester).
 	 */
 	void (*turn)(struct tm_cpu_mem *c, struct mf_target *t, double now);
+	/* the host's cores, whose L2s a last-level miss looks in (snoop) */
+	struct tm_cpu_mem *cores[TM_HOST_CORES];
+	int ncores;
 };
 
 struct tm_cpu_mem {
@@ -101,6 +108,11 @@ bool tm_host_mem_init(struct tm_host_mem *h, const struct tm_mem_cfg *cfg,
 void tm_host_mem_free(struct tm_host_mem *h);
 bool tm_cpu_mem_init(struct tm_cpu_mem *c, const struct tm_host_mem *h);
 void tm_cpu_mem_free(struct tm_cpu_mem *c);
+/*
+ * @c is one of @h's cores from now on: its L2 can serve the others'
+ * last-level misses. The caller serialises calls; cores never leave.
+ */
+void tm_host_mem_add_core(struct tm_host_mem *h, struct tm_cpu_mem *c);
 
 /* Everything but a repeat of the last line (tm_mem_access). */
 double tm_mem_access_line(struct tm_host_mem *h, struct tm_cpu_mem *c,
