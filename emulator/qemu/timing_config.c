@@ -97,11 +97,12 @@ char *timing_config_text(const struct cb_topology *t, const struct cb_host *h,
 	}
 	mlp = c->max_outstanding_misses ? c->max_outstanding_misses : 16;
 	g_string_append_printf(s, "cache line=%d l1=%llu l2=%llu llc=%llu "
-			       "mlp=%d",
+			       "mlp=%d snoop_ns=%g",
 			       c->line_bytes ? c->line_bytes : 64,
 			       (unsigned long long)c->l1_bytes,
 			       (unsigned long long)c->l2_bytes,
-			       (unsigned long long)c->llc_bytes, mlp);
+			       (unsigned long long)c->llc_bytes, mlp,
+			       c->snoop_latency_ns);
 	/*
 	 * The prefetcher runs at least 16 lines ahead, and as far as the
 	 * core's miss slots reach: a deep-queue core's stream uses them all.

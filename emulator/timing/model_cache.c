@@ -232,13 +232,12 @@ bool mc_take(struct mc_level *l, uint64_t line, uint8_t flags, double *ready)
 	return true;
 }
 
-void mc_clear_flags(struct mc_level *l, uint64_t line, uint8_t flags)
+uint8_t mc_clear(struct mc_level *l, const struct mc_ref *r, uint8_t flags)
 {
-	struct mc_ref r;
+	uint8_t *f = &flags_of(l, r->set)[r->way], old = *f;
 
-	mc_find(l, line, &r);
-	if (r.way >= 0)
-		flags_of(l, r.set)[r.way] &= ~flags;
+	*f = old & ~(flags & ~MC_PENDING);
+	return old & ~MC_PENDING;
 }
 
 bool mc_contains(const struct mc_level *l, uint64_t line)

@@ -110,8 +110,11 @@ bool mc_lookup_at(struct mc_level *l, uint64_t line, uint8_t set_flags,
  * ready time (0: arrived long ago) in *ready.
  */
 bool mc_take(struct mc_level *l, uint64_t line, uint8_t flags, double *ready);
-/* Clear @flags on @line if present. */
-void mc_clear_flags(struct mc_level *l, uint64_t line, uint8_t flags);
+/*
+ * Clear @flags on the way @r found, leaving its place in the replacement
+ * order alone; returns its flags before (MC_PENDING left out).
+ */
+uint8_t mc_clear(struct mc_level *l, const struct mc_ref *r, uint8_t flags);
 bool mc_contains(const struct mc_level *l, uint64_t line);
 
 /*

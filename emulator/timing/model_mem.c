@@ -34,6 +34,7 @@ bool tm_cpu_mem_init(struct tm_cpu_mem *c, const struct tm_host_mem *h)
 		return false;
 	}
 	c->who = -1;
+	c->pf_starved = -1;
 	c->pf.distance = h->cfg.prefetch_distance;
 	c->passed_page = UINT64_MAX;
 	mf_window_init(&c->win, h->cfg.mlp);
@@ -57,33 +58,47 @@ void tm_host_mem_add_core(struct tm_host_mem *h, struct tm_cpu_mem *c)
 }
 
 /*
- * Is @line in another core's L2? Then a last-level miss gets it from
- * there, as a core's snoop does, not from memory: a line one core wrote
- * (a copy lane filling a slot) and another reads soon after (the
- * application thread) is not fetched from DRAM. Hits in the model's
- * caches cost no latency, so neither does this; the other core keeps its
- * copy (dirty or not: its own write-back later is the one that reaches
- * memory). The other L2 is read without its owner's knowledge: its tags
- * are whole 32-bit words, so a race gives a stale answer, never a torn
- * one, and the worst a stale answer does is fetch from memory as before.
+ * Is @line in another core's L1 or L2? Then a last-level miss gets it
+ * from there, as a core's snoop does, not from memory: a line one core
+ * wrote (a copy lane filling a slot) and another reads soon after (the
+ * application thread) is not fetched from DRAM. It is not free either: a
+ * cross-core transfer takes tens of nanoseconds on server parts, so it
+ * arrives cfg.snoop_ns after it was asked for (or when the other core's
+ * own fetch of it lands, if later) and holds a miss slot meanwhile, as a
+ * memory fetch does. Both copies are then shared: the other core's is
+ * clean from now on (a write of its own takes the line back from every
+ * other core, invalidate_others), and the data it had written goes into
+ * the last level dirty (*dirty), to reach memory when it leaves there.
+ * The other core's caches are read and changed without its knowledge:
+ * tags are whole 32-bit words and flags bytes, so a race with its own
+ * fill of the set gives a stale answer or leaves a flag set, never a torn
+ * entry; the worst a stale answer does is fetch from memory as before.
  * The ready time of a line still on its way there, in *ready.
  */
 static bool snoop(const struct tm_host_mem *h, const struct tm_cpu_mem *c,
-		  uint64_t line, double *ready)
+		  uint64_t line, double *ready, bool *dirty)
 {
 	int n = __atomic_load_n(&h->ncores, __ATOMIC_ACQUIRE);
 
 	for (int i = 0; i < n; i++) {
-		const struct tm_cpu_mem *o = h->cores[i];
-		struct mc_ref r;
+		struct tm_cpu_mem *o = h->cores[i];
+		struct mc_ref r1, r2;
 
 		if (o == c)
 			continue;
-		mc_find(&o->l2, line, &r);
-		if (r.way >= 0) {
-			*ready = mc_ready(&o->l2, &r);
-			return true;
-		}
+		mc_find(&o->l2, line, &r2);
+		mc_find(&o->l1, line, &r1);
+		if (r2.way < 0 && r1.way < 0)
+			continue;
+		*ready = r2.way >= 0 ? mc_ready(&o->l2, &r2) : mc_ready(&o->l1, &r1);
+		*dirty = false;
+		if (r2.way >= 0 && (mc_clear(&o->l2, &r2, MC_DIRTY) & MC_DIRTY))
+			*dirty = true;
+		if (r1.way >= 0 && (mc_clear(&o->l1, &r1, MC_DIRTY) & MC_DIRTY))
+			*dirty = true;
+		if (o->last_line == line + 1)
+			o->last_dirty = false;	/* its next store must take it back */
+		return true;
 	}
 	return false;
 }
@@ -107,6 +122,63 @@ static void llc_unlock(struct tm_host_mem *h)
 }
 
 /*
+ * @c is about to write @line, which it does not hold dirty: the other
+ * cores' copies go, and the last level's (a write takes the line for
+ * itself, as a core's request for ownership does: the writer's copy is
+ * the only up-to-date one, and a later reader gets it from there), so
+ * that no core hits a line another has since written, and no snoop
+ * serves a copy that is out of date. The last level's copy, dirty or
+ * not, is superseded by the writer's, which reaches memory when it
+ * leaves. One core alone has nobody to take the line from. Without
+ * it a core's L2 kept lines long after another core had rewritten them
+ * (the kernel zeroing a page on one vCPU for a buffer the other had used),
+ * and a chase over them came out a tenth short of its path's latency in
+ * some runs: which lines were left there followed the guest's scheduling,
+ * not the model. The other core's caches are changed without its
+ * knowledge, as snoop() reads them; a race with its own fill of the same
+ * set can leave one line more or less there, never a torn entry. (A core
+ * whose very last access was that line still takes its next access to it
+ * as a repeat: tm_mem_access's shortcut.)
+ */
+static void invalidate_others(struct tm_host_mem *h, struct tm_cpu_mem *c,
+			      uint64_t line)
+{
+	int n = __atomic_load_n(&h->ncores, __ATOMIC_ACQUIRE);
+	bool took = false;
+	struct mc_ref r;
+
+	if (n < 2)
+		return;
+	llc_lock(h);
+	mc_find(&h->llc, line, &r);
+	if (r.way >= 0)
+		mc_drop(&h->llc, &r);
+	llc_unlock(h);
+	for (int i = 0; i < n; i++) {
+		struct tm_cpu_mem *o = h->cores[i];
+
+		if (o == c)
+			continue;
+		mc_find(&o->l1, line, &r);
+		if (r.way >= 0) {
+			mc_drop(&o->l1, &r);
+			took = true;
+		}
+		mc_find(&o->l2, line, &r);
+		if (r.way >= 0) {
+			mc_drop(&o->l2, &r);
+			took = true;
+		}
+		if (o->last_line == line + 1) {	/* no repeat: it must miss */
+			o->last_line = 0;
+			if (o->repeat_key)
+				*o->repeat_key = 0;
+		}
+	}
+	c->st.invalidations += took;
+}
+
+/*
  * A dirty line leaves the last level: write it back. Nobody waits for the
  * write itself, but the way it leaves is only free once the write got
  * through the path: the fill that evicted it waits for that (c->wb_until),
@@ -126,42 +198,48 @@ static void write_back(struct tm_host_mem *h, struct tm_cpu_mem *c,
 	c->st.mem_writes[t->cxl]++;
 }
 
+/* Where llc_fill found a line. */
+enum llc_source {
+	LLC_HIT,	/* in the last level already: no request */
+	LLC_SNOOP,	/* another core's L2: a request that holds a miss slot */
+	LLC_MEMORY,	/* fetched through the fabric */
+};
+
 /*
  * Fetch @line (of target @t, NULL: not memory) into the last level (LLC
  * lock held) if it is not there, issued at @issue; returns when its data
- * is in.
+ * is in, and where it came from in *src.
  */
 static double llc_fill(struct tm_host_mem *h, struct tm_cpu_mem *c,
 		       uint64_t line, struct mf_target *t, double issue,
-		       bool *from_mem)
+		       enum llc_source *src)
 {
 	struct mc_ref r;
 	uint64_t victim;
 	double ready;
+	bool dirty = false;
 
-	*from_mem = false;
+	*src = LLC_HIT;
 	mc_find(&h->llc, line, &r);
 	/* cores may be up to the skew bound behind this one: keep a margin */
 	if (r.way >= 0) {
 		mc_use(&h->llc, &r, 0, 0, issue - TM_LLC_SETTLE_NS, &ready);
 		return ready;
 	}
-	if (snoop(h, c, line, &ready)) {
+	if (snoop(h, c, line, &ready, &dirty)) {
 		c->st.snoop_hits++;
-		if (ready < issue)
-			ready = issue;
-		c->wb_until = 0;
-		if (mc_put(&h->llc, &r, 0, ready, &victim))
-			write_back(h, c, victim, issue);
-		return ready > c->wb_until ? ready : c->wb_until;
+		*src = LLC_SNOOP;
+		if (ready < issue + h->cfg.snoop_ns)
+			ready = issue + h->cfg.snoop_ns;
+	} else {
+		ready = t ? mf_access_by(t, MF_READ, issue, h->cfg.line_bytes,
+					 c->who, NULL) : issue;
+		if (t)
+			c->st.mem_reads[t->cxl]++;
+		*src = LLC_MEMORY;
 	}
-	ready = t ? mf_access_by(t, MF_READ, issue, h->cfg.line_bytes, c->who,
-				 NULL) : issue;
-	if (t)
-		c->st.mem_reads[t->cxl]++;
-	*from_mem = true;
 	c->wb_until = 0;
-	if (mc_put(&h->llc, &r, 0, ready, &victim))
+	if (mc_put(&h->llc, &r, dirty ? MC_DIRTY : 0, ready, &victim))
 		write_back(h, c, victim, issue);
 	/* the line goes in where the victim was: not before it has left */
 	if (c->wb_until > ready)
@@ -251,6 +329,28 @@ static void passed(struct tm_cpu_mem *c, uint64_t line, unsigned int page_shift,
 	c->passed_at[line & ((1u << page_shift) - 1)] = now;
 }
 
+/*
+ * When the prefetcher's next request goes out, the core being at @now: at
+ * once, unless the prefetcher has been waiting for a miss slot; then when
+ * the earliest slot freed (if that was after it began to wait). A core's
+ * prefetcher issues as soon as a request buffer frees, not at the core's
+ * next access. Issued at the access, every slot that freed meanwhile went
+ * out at one moment: a stream held to its miss slots kept them in one
+ * cluster, spaced only by the memory's transfer time, and stalled on the
+ * cluster's head every round; a stream whose slots happened to be spread
+ * did not. Which of the two a stream fell into depended on what came
+ * before it (a kernel interrupt's few misses flipped it), and the same
+ * stream read 6.31 or 6.56 GB/s.
+ */
+static double prefetch_issue(const struct tm_cpu_mem *c, double now)
+{
+	double freed = c->win.done[0];
+
+	if (c->pf_starved < 0 || freed >= now)
+		return now;
+	return freed > c->pf_starved ? freed : c->pf_starved;
+}
+
 /* Run the stream prefetcher after the core touched @line at @now. */
 static void prefetch(struct tm_host_mem *h, struct tm_cpu_mem *c,
 		     uint64_t line, double now)
@@ -265,8 +365,8 @@ static void prefetch(struct tm_host_mem *h, struct tm_cpu_mem *c,
 	for (i = 0, l = first; i < n; i++, l += dir) {
 		struct mf_target *t;
 		struct mc_ref r;
-		bool from_mem;
-		double ready;
+		enum llc_source src;
+		double ready, issue;
 
 		mc_find(&c->l2, l, &r);
 		if (r.way >= 0) {
@@ -279,26 +379,35 @@ static void prefetch(struct tm_host_mem *h, struct tm_cpu_mem *c,
 			 */
 			if (!mf_window_has_free(&c->win, now))
 				break;
+			issue = prefetch_issue(c, now);
 			t = target_of(h, l);
-			mf_window_fill(&c->win, now + (t ? mf_target_latency(t, MF_READ) : 0));
-			passed(c, l, page_shift, now);
+			mf_window_fill(&c->win, issue + (t ? mf_target_latency(t, MF_READ) : 0));
+			passed(c, l, page_shift, issue);
 			continue;
 		}
 		/* a prefetch never stalls the core: stop when slots run out */
 		if (!mf_window_has_free(&c->win, now))
 			break;
+		issue = prefetch_issue(c, now);
 		t = target_of(h, l);
-		take_turn(h, c, t, now);
+		take_turn(h, c, t, issue);
 		llc_lock(h);
-		ready = llc_fill(h, c, l, t, now, &from_mem);
+		ready = llc_fill(h, c, l, t, issue, &src);
 		llc_unlock(h);
-		if (from_mem)
+		if (src != LLC_HIT)
 			mf_window_fill(&c->win, ready);
 		c->st.prefetches++;
 		/* may take the LLC lock for a dirty victim: not held here */
 		l2_put(h, c, &r, MC_PREFETCHED |
-		       (from_mem && l >> page_shift != line >> page_shift ? MC_RUNON : 0),
+		       (src != LLC_HIT && l >> page_shift != line >> page_shift ? MC_RUNON : 0),
 		       ready, now);
+	}
+	/* stopped short for want of a slot: it waits from now on, if not before */
+	if (i < n) {
+		if (c->pf_starved < 0)
+			c->pf_starved = now;
+	} else {
+		c->pf_starved = -1;
 	}
 	mc_prefetch_issued(&c->pf, stream, l);
 }
@@ -324,11 +433,11 @@ static void hop_fetch(struct tm_host_mem *h, struct tm_cpu_mem *c, uint64_t line
 		      struct mf_target *t, double issue, double now)
 {
 	struct mc_ref r;
-	bool from_mem;
+	enum llc_source src;
 	double ready;
 
 	llc_lock(h);
-	ready = llc_fill(h, c, line, t, issue, &from_mem);
+	ready = llc_fill(h, c, line, t, issue, &src);
 	llc_unlock(h);
 	c->st.prefetches++;
 	mc_find(&c->l2, line, &r);
@@ -453,7 +562,7 @@ double tm_mem_access_line(struct tm_host_mem *h, struct tm_cpu_mem *c,
 	struct mc_ref r1, r2;
 	struct mf_target *t;
 	double ready, issue, go;
-	bool from_mem;
+	enum llc_source src;
 
 	c->st.accesses++;
 	c->st.stores += store;
@@ -464,6 +573,8 @@ double tm_mem_access_line(struct tm_host_mem *h, struct tm_cpu_mem *c,
 	if (r1.way >= 0) {
 		flags = mc_use(&c->l1, &r1, set, 0, now, &ready);
 		c->last_dirty = store || (flags & MC_DIRTY);
+		if (store && !(flags & MC_DIRTY))
+			invalidate_others(h, c, line);
 		goto done;
 	}
 	c->st.l1_miss++;
@@ -476,25 +587,35 @@ double tm_mem_access_line(struct tm_host_mem *h, struct tm_cpu_mem *c,
 		if (flags & MC_PREFETCHED)
 			prefetch(h, c, line, now);
 		l1_put(h, c, &r1, set, ready, now);
+		if (store && !(flags & MC_DIRTY))
+			invalidate_others(h, c, line);
 		goto done;
 	}
 	c->st.l2_miss++;
 	/* a demand miss needs a miss slot like any other */
 	issue = mf_window_slot(&c->win, now);
+	/* it took the slot a waiting prefetcher would have: keep the core's
+	 * requests in time order */
+	if (c->pf_starved >= 0 && c->pf_starved < issue)
+		c->pf_starved = issue;
 	t = target_of(h, line);
 	take_turn(h, c, t, issue);
 	llc_lock(h);
-	ready = llc_fill(h, c, line, t, issue, &from_mem);
+	ready = llc_fill(h, c, line, t, issue, &src);
 	llc_unlock(h);
-	if (from_mem) {
+	if (src != LLC_HIT) {
 		c->st.llc_miss++;
 		mf_window_fill(&c->win, ready);
 	}
 	l2_put(h, c, &r2, 0, ready, now);
 	l1_put(h, c, &r1, set, ready, now);
 	prefetch(h, c, line, now);
-	if (store)	/* the store buffer absorbs the rest of the miss */
+	if (store) {
+		/* served (from a snoop, perhaps), the line is now ours alone */
+		invalidate_others(h, c, line);
+		/* the store buffer absorbs the rest of the miss */
 		ready = issue;
+	}
 	goto out;
 done:
 	if (store)

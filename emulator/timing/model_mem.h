@@ -26,6 +26,11 @@ struct tm_mem_cfg {
 	uint32_t l1_ways, l2_ways, llc_ways;
 	int mlp;		/* misses in flight per core */
 	int prefetch_distance;	/* lines; 0 = no prefetcher */
+	/*
+	 * A last-level miss served from another core's L2 (a snoop) arrives
+	 * this long after it was issued, and holds a miss slot meanwhile.
+	 */
+	double snoop_ns;
 };
 
 /* Guest pages: x86's 4 KiB (a huge page maps its 4 KiB parts alike), and
@@ -52,6 +57,8 @@ struct tm_mem_stats {
 	uint64_t runon_refetched;
 	/* last-level misses another core's L2 of the host served (snoop) */
 	uint64_t snoop_hits;
+	/* lines this core's stores took from other cores' caches */
+	uint64_t invalidations;
 	double stall_ns;
 };
 
@@ -79,9 +86,22 @@ struct tm_cpu_mem {
 	/* the line touched last: in L1 and most recent, so a repeat is a hit */
 	uint64_t last_line;
 	bool last_dirty;
+	/*
+	 * Where the caller keeps its own shortcut for repeats of the last
+	 * line (the plugin's virtual line; NULL: none): zeroed, as last_line
+	 * is, when another core takes that line away (invalidate_others).
+	 */
+	uint64_t *repeat_key;
 	struct mc_level l1, l2;
 	struct mc_prefetcher pf;
 	struct mf_window win;
+	/*
+	 * The prefetcher stopped for want of a free miss slot at this time
+	 * and has wanted lines since (< 0: it got all it wanted). A slot
+	 * that frees in between serves it at once, not at the core's next
+	 * access (prefetch() in model_mem.c).
+	 */
+	double pf_starved;
 	double wb_until;	/* latest write-back of the fill under way got through */
 	/*
 	 * The prefetcher went on past the page of the line it was asked for

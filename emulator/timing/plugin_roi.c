@@ -95,6 +95,7 @@ static void add_stats(struct tm_mem_stats *a, const struct tm_mem_stats *b)
 	a->hops_refused += b->hops_refused;
 	a->runon_refetched += b->runon_refetched;
 	a->snoop_hits += b->snoop_hits;
+	a->invalidations += b->invalidations;
 	a->stall_ns += b->stall_ns;
 }
 

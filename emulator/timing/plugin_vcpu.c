@@ -53,6 +53,8 @@ struct vcpu *vcpu_get(unsigned int vi)
 		tm_vclock_start(&v->clk, insns_of(vi), start > 0 ? start : 0);
 		v->beat_ktbs = kernel_tbs_of(vi);
 		v->mem.who = v->slot;
+		/* another vCPU's write to our last line ends our repeats of it */
+		v->mem.repeat_key = &v->last_vline;
 		tm_host_mem_add_core(&tp.mem, &v->mem);
 		v->cnt = qemu_plugin_scoreboard_find(tp.sb, vi);
 		v->page_v = UINT64_MAX;

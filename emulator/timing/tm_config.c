@@ -17,6 +17,7 @@ static void set_defaults(struct tm_config *c)
 		.l2_bytes = 2 << 20, .l2_ways = 16,
 		.llc_bytes = 32 << 20, .llc_ways = 16,
 		.mlp = 16, .prefetch_distance = 16,
+		.snoop_ns = 50,	/* as the topology's default */
 	};
 	c->res = g_array_new(FALSE, TRUE, sizeof(struct tm_cfg_res));
 	c->targets = g_array_new(FALSE, TRUE, sizeof(struct tm_cfg_target));
@@ -168,6 +169,7 @@ static bool parse_line(struct tm_config *c, char **tok, char **why)
 			F("llc_ways", K_U32, &m->llc_ways),
 			F("mlp", K_INT, &m->mlp),
 			F("prefetch", K_INT, &m->prefetch_distance),
+			F("snoop_ns", K_DBL, &m->snoop_ns),
 			{ .key = NULL } };
 		return parse_fields(tok + 1, f, why);
 	}

@@ -249,6 +249,8 @@ static bool parse_host(struct topo_ctx *c, struct topo_obj *o, GError **error)
 	h->cache.line_bytes = v;
 	GET(get_int(c, s, "max-outstanding-misses", 10, 1, 256,
 		    &h->cache.max_outstanding_misses, error));
+	GET(get_ns(c, s, "snoop-latency-ns", TOPO_DEF_SNOOP_LAT, 0,
+		   &h->cache.snoop_latency_ns, error));
 	return true;
 }
 

@@ -56,6 +56,7 @@ struct cb_cache_cfg {
 	uint64_t l1_bytes, l2_bytes, llc_bytes;	/* l1/l2 per vCPU, llc per host */
 	int line_bytes;
 	int max_outstanding_misses;		/* per vCPU */
+	double snoop_latency_ns;		/* a line from another vCPU's L2 */
 };
 
 enum cb_port_kind { CB_PORT_ROOT, CB_PORT_DOWNSTREAM };

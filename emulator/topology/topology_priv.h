@@ -13,6 +13,8 @@
 #define TOPO_DEF_DRAM_WLAT 90.0
 #define TOPO_DEF_DRAM_RGBPS 40.0
 #define TOPO_DEF_DRAM_WGBPS 30.0
+/* a line served from another core's L2 (docs/timing-model.md, "Caches") */
+#define TOPO_DEF_SNOOP_LAT 50.0
 #define TOPO_DEF_BRIDGE_LAT 10.0
 #define TOPO_DEF_BRIDGE_GBPS 64.0
 #define TOPO_DEF_SWITCH_LAT 50.0

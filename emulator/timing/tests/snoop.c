@@ -7,7 +7,8 @@
  * from DRAM, those lines cost the reader a memory latency and bandwidth
  * each (the kv workload's compute thread: 445k such prefetches in one
  * run). The writer keeps its dirty copy, so memory still sees its write
- * once, when the writer evicts it.
+ * once, when the writer evicts it. Such a transfer costs snoop_ns: hidden
+ * behind a stream's prefetches, paid in full by a dependent chain.
  */
 #include <string.h>
 
@@ -16,6 +17,8 @@
 #include "shm_links.h"
 
 #define LINES 1024	/* 64 KiB: fits either core's L2 */
+#define SNOOP_NS 40.0
+#define CHASE 256	/* lines of the dependent chain */
 
 int main(void)
 {
@@ -23,6 +26,7 @@ int main(void)
 		.line_bytes = 64, .l1_bytes = 32 << 10, .l1_ways = 8,
 		.l2_bytes = 256 << 10, .l2_ways = 16, .llc_bytes = 1 << 20,
 		.llc_ways = 16, .mlp = 16, .prefetch_distance = 16,
+		.snoop_ns = SNOOP_NS,
 	};
 	struct mf_target dram = { .name = "local", .path = "local",
 				  .media_ns = { 90, 90 } };
@@ -32,10 +36,10 @@ int main(void)
 	struct tm_cpu_mem writer, reader, alone;
 	struct tm_shared *shm;
 	char *err = NULL;
-	double now = 0, t0, own, fresh;
-	uint64_t reads0, writes0;
+	double now = 0, t0, own, fresh, chase;
+	uint64_t reads0, writes0, order[CHASE];
 
-	plan(6);
+	plan(9);
 	shm = tm_shared_open(NULL, &err);
 	dram.res[dram.nres++] = tm_shared_res(shm, "dram", 40, 30, 0);
 	tm_host_mem_init(&h, &cfg, &fab);
@@ -58,7 +62,8 @@ int main(void)
 	for (uint64_t l = 0; l < 65536; l++)
 		now = tm_mem_access(&h, &alone, ((0x20000ull << 6) + l) << 6,
 				    false, now + 0.1);
-	writes0 = writer.st.mem_writes[0];
+	writes0 = writer.st.mem_writes[0] + reader.st.mem_writes[0] +
+		  alone.st.mem_writes[0];
 	reads0 = reader.st.mem_reads[0];
 	t0 = now;
 	for (uint64_t l = 0; l < LINES; l++) {
@@ -73,16 +78,25 @@ int main(void)
 	diag("reader: %llu snoop hits, %llu memory reads, %.0f ns",
 	     (unsigned long long)reader.st.snoop_hits,
 	     (unsigned long long)(reader.st.mem_reads[0] - reads0), own);
-	/* the prefetcher's 16 lines past the buffer's end are nobody's */
-	ok(reader.st.mem_reads[0] - reads0 <= 16 && own == LINES * 8 * 0.5,
+	/*
+	 * The prefetcher's 16 lines past the buffer's end are nobody's; the
+	 * stream waits only for its first lines, before the prefetcher has
+	 * confirmed it (three at most, each a snoop).
+	 */
+	ok(reader.st.mem_reads[0] - reads0 <= 16 &&
+	   own <= LINES * 8 * 0.5 + 3 * SNOOP_NS,
 	   "the reader fetched none of the writer's lines from memory and "
-	   "never waited (%llu reads past the end)",
-	   (unsigned long long)(reader.st.mem_reads[0] - reads0));
+	   "waited only for the stream's first lines (%llu reads past the "
+	   "end, %.0f ns over its instructions)",
+	   (unsigned long long)(reader.st.mem_reads[0] - reads0),
+	   own - LINES * 8 * 0.5);
 	ok(reader.st.snoop_hits >= LINES - 16,
 	   "its misses went to the writer's L2 (%llu of %d lines)",
 	   (unsigned long long)reader.st.snoop_hits, LINES);
-	ok(writer.st.mem_writes[0] == writes0,
-	   "the writer's lines are still its own to write back (no write yet)");
+	ok(writer.st.mem_writes[0] + reader.st.mem_writes[0] +
+	   alone.st.mem_writes[0] == writes0,
+	   "serving them wrote nothing to memory (the data went into the "
+	   "last level, dirty)");
 
 	/* the same read of lines nobody holds: from memory */
 	t0 = now;
@@ -99,6 +113,52 @@ int main(void)
 	   "lines nobody holds come from memory and cost more (%.0f ns against %.0f)",
 	   fresh, own);
 
+	/*
+	 * A dependent chain over lines the writer holds (written in one
+	 * order, read in another, about a page apart (spread over the sets) so that no stream forms):
+	 * each one waits for its transfer, snoop_ns, not a memory latency.
+	 */
+	for (uint64_t i = 0; i < CHASE; i++)
+		order[i] = (0x9000ull << 6) + i * 65;
+	for (uint64_t i = 0; i < CHASE; i++)
+		now = tm_mem_access(&h, &writer, order[i] << 6, true, now + 1);
+	for (uint64_t l = 0; l < 65536; l++)
+		now = tm_mem_access(&h, &alone, ((0x40000ull << 6) + l) << 6,
+				    false, now + 0.1);
+	t0 = now;
+	for (uint64_t i = 0; i < CHASE; i++)
+		now = tm_mem_access(&h, &reader,
+				    order[(i * 97) % CHASE] << 6, false, now + 1);
+	chase = (now - t0) / CHASE - 1;
+	ok(chase > SNOOP_NS * 0.99 && chase < SNOOP_NS * 1.01,
+	   "a dependent chain over the writer's lines waits %.2f ns a line "
+	   "(snoop_ns %.0f; memory is 90)", chase, SNOOP_NS);
+
+	/*
+	 * A write takes the line from the other cores: the reader held these
+	 * (it just chased them); the writer rewrites them, and the reader's
+	 * next read of each is a miss served by the writer, not a hit on its
+	 * old copy.
+	 */
+	{
+		uint64_t inv0 = writer.st.invalidations, sn0 = reader.st.snoop_hits;
+		uint64_t l2m0 = reader.st.l2_miss;
+
+		for (uint64_t i = 0; i < CHASE; i++)
+			now = tm_mem_access(&h, &writer, order[i] << 6, true, now + 1);
+		ok(writer.st.invalidations - inv0 == CHASE,
+		   "the writer's stores took the %d lines the reader held (%llu)",
+		   CHASE, (unsigned long long)(writer.st.invalidations - inv0));
+		for (uint64_t i = 0; i < CHASE; i++)
+			now = tm_mem_access(&h, &reader,
+					    order[(i * 97) % CHASE] << 6, false, now + 1);
+		ok(reader.st.l2_miss - l2m0 == CHASE &&
+		   reader.st.snoop_hits - sn0 == CHASE,
+		   "the reader's old copies are gone: %llu misses, %llu served "
+		   "by the writer", (unsigned long long)(reader.st.l2_miss - l2m0),
+		   (unsigned long long)(reader.st.snoop_hits - sn0));
+	}
+
 	/* a core the host does not know of is never snooped */
 	for (uint64_t l = 0; l < 64; l++)
 		now = tm_mem_access(&h, &alone, ((0x5000ull << 6) + l) << 6,
@@ -110,13 +170,23 @@ int main(void)
 	ok(reader.st.mem_reads[0] > reads0,
 	   "lines of a core outside the host's list come from memory");
 
-	/* the writer streams 4 MiB more: its dirty slot lines leave, written back */
+	/*
+	 * The writer streams 4 MiB more: what it wrote leaves every cache and
+	 * reaches memory (from the last level, where the snoops put it, or
+	 * from its own caches): its slot and the chain, written twice.
+	 */
 	for (uint64_t l = 0; l < 65536; l += 1)
 		now = tm_mem_access(&h, &writer, ((0x10000ull << 6) + l) << 6,
 				    false, now + 1);
-	ok(writer.st.mem_writes[0] >= writes0 + LINES / 2,
-	   "evicted later, the writer's lines reach memory (%llu writes)",
-	   (unsigned long long)(writer.st.mem_writes[0] - writes0));
+	{
+		uint64_t w = writer.st.mem_writes[0] + reader.st.mem_writes[0] +
+			     alone.st.mem_writes[0] - writes0;
+
+		ok(w >= LINES + CHASE && w <= LINES + 2 * CHASE,
+		   "evicted later, what the writer wrote reaches memory (%llu "
+		   "writes for %d lines written, %d of them twice)",
+		   (unsigned long long)w, LINES + CHASE, CHASE);
+	}
 	tm_cpu_mem_free(&writer);
 	tm_cpu_mem_free(&reader);
 	tm_cpu_mem_free(&alone);
