@@ -53,6 +53,13 @@ static void advance(struct mf_lane *l, double t)
 	double dt = t - l->at, next;
 	int n;
 
+	if (l->nflows == 1) {	/* the loop below for one flow, unrolled */
+		if (dt > 0 && l->finish[0] > l->vtime)
+			l->vtime = (l->finish[0] - l->vtime) * l->per_byte >= dt ?
+				   l->vtime + dt * l->rate : l->finish[0];
+		l->at = t;
+		return;
+	}
 	while (dt > 0 && (n = waiting(l, l->vtime, 1.0 / 0.0, &next))) {
 		double need = (next - l->vtime) * n * l->per_byte;
 
@@ -75,6 +82,9 @@ static double time_at(const struct mf_lane *l, double end)
 {
 	double t = l->at, v = l->vtime, next;
 
+	/* one flow, waiting until @end: the loop below's one step */
+	if (l->nflows == 1 && l->finish[0] >= end)
+		return v < end ? t + (end - v) * l->per_byte : t;
 	while (v < end) {
 		int n = waiting(l, v, end, &next);
 
