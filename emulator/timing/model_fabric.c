@@ -60,13 +60,13 @@ static void note_user(struct mf_res *r, int who, double t)
 	__atomic_store_n(&u->who, who + 1, __ATOMIC_RELEASE);
 }
 
-double mf_res_reserve(struct mf_res *r, enum mf_dir dir, double t,
+/* mf_res_reserve's work, the resource locked or used by one requester. */
+static double reserve(struct mf_res *r, enum mf_dir dir, double t,
 		      uint32_t bytes, struct mf_counters *mine, int who,
 		      double *queue)
 {
 	struct mf_grant g;
 
-	res_lock(r);
 	if (who >= 0)
 		note_user(r, who, t);
 	g = mf_lane_take(&r->lane[dir], who < 0 ? 0 : who / MF_FLOW_SLOTS, t,
@@ -74,10 +74,21 @@ double mf_res_reserve(struct mf_res *r, enum mf_dir dir, double t,
 	count(&r->total, dir, bytes, g.pass - t + g.queue);
 	if (mine)
 		count(mine, dir, bytes, g.pass - t + g.queue);
-	res_unlock(r);
 	if (queue)
 		*queue = g.queue;
 	return g.pass;
+}
+
+double mf_res_reserve(struct mf_res *r, enum mf_dir dir, double t,
+		      uint32_t bytes, struct mf_counters *mine, int who,
+		      double *queue)
+{
+	double pass;
+
+	res_lock(r);
+	pass = reserve(r, dir, t, bytes, mine, who, queue);
+	res_unlock(r);
+	return pass;
 }
 
 struct mf_target *mf_decode(const struct mf_fabric *f, uint64_t pa,
@@ -109,13 +120,17 @@ double mf_access_by(struct mf_target *t, enum mf_dir dir, double issue,
 	for (int i = 0; i < t->nres; i++) {
 		double q;
 
-		at = mf_res_reserve(t->res[i], dir, at,
-				    mf_degraded_bytes(t->res[i], bytes), t->mine[i], who,
-				    &q);
+		uint32_t b = mf_degraded_bytes(t->res[i], bytes);
+
+		at = t->solo ? reserve(t->res[i], dir, at, b, t->mine[i], who, &q) :
+			       mf_res_reserve(t->res[i], dir, at, b, t->mine[i], who, &q);
 		queued += q;
 		degraded += mf_degraded_ns(t->res[i]);
 	}
-	__atomic_fetch_add(&t->misses[dir], 1, __ATOMIC_RELAXED);
+	if (t->solo)
+		t->misses[dir]++;
+	else
+		__atomic_fetch_add(&t->misses[dir], 1, __ATOMIC_RELAXED);
 	if (passed)
 		*passed = at;
 	return at + queued + degraded + mf_target_latency(t, dir);

@@ -79,6 +79,11 @@ struct tm_host_mem {
 	/* the host's cores, whose L2s a last-level miss looks in (snoop) */
 	struct tm_cpu_mem *cores[TM_HOST_CORES];
 	int ncores;
+	/*
+	 * One requester: the host's only vCPU, and no other host on the
+	 * segment. Nobody else touches the last level then: no lock.
+	 */
+	bool solo;
 };
 
 struct tm_cpu_mem {

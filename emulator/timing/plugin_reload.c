@@ -29,6 +29,7 @@ void plugin_reload_config(void)
 		g_free(err);
 		return;
 	}
+	c.solo = tp.cfg.solo;
 	f = tm_fabric_build(&c, tp.shm, tp.mine, &err);
 	if (!f) {
 		g_autofree char *msg = g_strdup_printf(

@@ -119,6 +119,9 @@ static void roi_point_of(struct vcpu *v, unsigned int vi, struct roi_point *p)
 		p->kernel_insns += ((struct vcpu_counts *)
 				    qemu_plugin_scoreboard_find(tp.sb, i))->kernel_insns;
 		add_stats(&p->st, &o->mem.st);
+		p->st.accesses += o->repeats[0] + o->repeats[1];
+		p->st.loads += o->repeats[0];
+		p->st.stores += o->repeats[1];
 		p->per_vcpu[i] = (struct roi_vcpu){
 			.insns = insns_of(i), .l2_miss = o->mem.st.l2_miss,
 			.llc_miss = o->mem.st.llc_miss, .stall_ns = o->mem.st.stall_ns,

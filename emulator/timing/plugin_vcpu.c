@@ -422,16 +422,16 @@ static inline void on_mem(unsigned int vi, qemu_plugin_meminfo_t info,
 	 * charge; skip even the address translation. (Wrong only if another
 	 * process's first access after a switch hits the very same line.)
 	 */
-	if (v && v->last_vline == vline && (v->mem.last_dirty || !store) &&
-	    /*
-	     * ... except every 1024th: a vCPU spinning on one line must
-	     * still check in, or the others would wait for it in vain.
-	     */
-	    (++v->repeats & 1023)) {
-		v->mem.st.accesses++;
-		v->mem.st.loads += !store;
-		v->mem.st.stores += store;
-		return;
+	if (v && v->last_vline == vline && (v->mem.last_dirty || !store)) {
+		/*
+		 * ... except every 1024th: a vCPU spinning on one line must
+		 * still check in, or the others would wait for it in vain.
+		 * The model counts that one.
+		 */
+		if (++v->repeat_tick & 1023) {
+			v->repeats[store]++;
+			return;
+		}
 	}
 	on_mem_slow(vi, info, vaddr, vline, store);
 }

@@ -136,6 +136,8 @@ struct qemu_plugin_insn *qemu_plugin_tb_get_insn(const struct qemu_plugin_tb *tb
 size_t qemu_plugin_insn_data(const struct qemu_plugin_insn *insn, void *dest,
 			     size_t len);
 size_t qemu_plugin_insn_size(const struct qemu_plugin_insn *insn);
+/* The instruction's disassembly (g_free it); NULL when there is none. */
+char *qemu_plugin_insn_disas(const struct qemu_plugin_insn *insn);
 
 /* The value a load or store moved (API >= 4). */
 enum qemu_plugin_mem_value_type {

@@ -17,6 +17,7 @@
 
 #include <stddef.h>
 
+#include "insn_class.h"
 #include "timing_plugin.h"
 
 QEMU_PLUGIN_EXPORT int qemu_plugin_version = CXLBED_PLUGIN_API_VERSION;
@@ -41,6 +42,44 @@ static void register_marker(struct qemu_plugin_insn *insn, int op, int id)
 			(void *)(uintptr_t)((op << 12) | id));
 }
 
+static bool insn_is_marker(struct qemu_plugin_insn *insn, int *op, int *id)
+{
+	uint8_t b[8];
+
+	return qemu_plugin_insn_size(insn) == sizeof(b) &&
+	       qemu_plugin_insn_data(insn, b, sizeof(b)) == sizeof(b) &&
+	       roi_decode(b, sizeof(b), op, id);
+}
+
+/*
+ * Where each run of instructions counted by one inline add ends: at an
+ * instruction that may stop the block early (insn_class.h), before a
+ * marker (whose callback must see the count up to it), at the block's
+ * end. Counted at a run's first instruction, a block that stops early
+ * counts exactly what per-instruction adds did: the instructions up to
+ * and including the one it stopped at. A read loop of four instructions
+ * takes two adds instead of four. ends[i]: the last instruction of the
+ * run that instruction i starts (meaningful where a run starts).
+ */
+static void count_runs(struct qemu_plugin_tb *tb, size_t n, size_t *ends)
+{
+	bool stop[n ? n : 1], marker[n + 1];
+	int op, id;
+
+	for (size_t i = 0; i < n; i++) {
+		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
+		char *text;
+
+		marker[i] = insn_is_marker(insn, &op, &id);
+		text = marker[i] ? NULL : qemu_plugin_insn_disas(insn);
+		stop[i] = marker[i] || insn_text_may_stop_block(text);
+		g_free(text);
+	}
+	marker[n] = true;
+	for (size_t i = n; i-- > 0;)
+		ends[i] = stop[i] || marker[i + 1] ? i : ends[i + 1];
+}
+
 /* Find markers; with @full, also count instructions and model memory. */
 static void instrument(struct qemu_plugin_tb *tb, bool full)
 {
@@ -55,6 +94,7 @@ static void instrument(struct qemu_plugin_tb *tb, bool full)
 				   .offset = offsetof(struct vcpu_counts, kernel_insns) };
 	bool kernel = (int64_t)qemu_plugin_tb_vaddr(tb) < 0;
 	bool count = full, memory = full;
+	size_t ends[n ? n : 1], next_run = 0;
 
 	if (full && kernel && !tp.guest_time && !tp.kernel) {
 		/*
@@ -82,24 +122,26 @@ static void instrument(struct qemu_plugin_tb *tb, bool full)
 			kprof_instrument(tb, n);	/* ... and where */
 		}
 	}
+	if (count)
+		count_runs(tb, n, ends);
 	for (size_t i = 0; i < n; i++) {
 		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
-		uint8_t b[8];
 		int op, id;
 
-		if (qemu_plugin_insn_size(insn) == sizeof(b) &&
-		    qemu_plugin_insn_data(insn, b, sizeof(b)) == sizeof(b) &&
-		    roi_decode(b, sizeof(b), &op, &id))
+		if (insn_is_marker(insn, &op, &id))
 			register_marker(insn, op, id);
 		/*
-		 * Count per instruction, not per block: a block that touches
-		 * MMIO (CXL memory) can stop after that access, and a count
-		 * taken at block entry would then include instructions that
-		 * run again in the next block (seen: 7 counted for 4 run).
+		 * Count per run (count_runs), not per block: a block that
+		 * touches MMIO (CXL memory) can stop after that access, and a
+		 * count taken at block entry would then include instructions
+		 * that run again in the next block (seen: 7 counted for 4 run).
 		 */
-		if (count)
+		if (count && i == next_run) {
 			qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(
-				insn, QEMU_PLUGIN_INLINE_ADD_U64, insns, 1);
+				insn, QEMU_PLUGIN_INLINE_ADD_U64, insns,
+				ends[i] - i + 1);
+			next_run = ends[i] + 1;
+		}
 		if (!memory || tp.cost == TP_COST_COUNT)
 			continue;
 		if (tp.cost == TP_COST_CALLS) {
@@ -246,6 +288,8 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 	}
 	if (!tm_config_load(config, &tp.cfg, &err))
 		return fail("cxlbed-timing: %s\n", err);
+	/* one vCPU, one host: nobody to lock the model's shared parts against */
+	tp.cfg.solo = tp.hosts <= 1 && info->system.smp_vcpus <= 1;
 	tp.shm = tm_shared_open(shm ? shm : tp.cfg.shm, &err);
 	if (!tp.shm)
 		return fail("cxlbed-timing: %s\n", err);
@@ -254,6 +298,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 		return fail("cxlbed-timing: %s\n", err);
 	if (!tm_host_mem_init(&tp.mem, &tp.cfg.mem, tp.fabric))
 		return fail("cxlbed-timing: %s\n", "cache geometry unusable");
+	tp.mem.solo = tp.cfg.solo;
 	/*
 	 * Arbitration orders requesters; one vCPU of one host has nobody to
 	 * be ordered with (and waiting costs it a few percent of a stream).

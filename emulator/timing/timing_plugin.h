@@ -35,7 +35,14 @@ struct vcpu {
 	uint64_t beat_ms;	/* host ms of the last check-in */
 	uint64_t beat_ktbs;	/* kernel_tbs then */
 	uint64_t last_vline;	/* virtual line of the last access + 1 */
-	uint64_t repeats;	/* accesses that took the repeat shortcut */
+	/*
+	 * Loads [0] and stores [1] that took the repeat shortcut (on_mem):
+	 * counted into the accesses of a region's marks (roi_point_of), so
+	 * that the shortcut bumps one counter (and repeat_tick, which sends
+	 * every 1024th repeat through the model).
+	 */
+	uint64_t repeats[2];
+	uint64_t repeat_tick;
 	/*
 	 * This vCPU's counters in the scoreboard (stable once every vCPU
 	 * exists, as they all do before arming).

@@ -403,6 +403,7 @@ struct mf_fabric *tm_fabric_build(const struct tm_config *c,
 					goto fail;
 		if (!t->cxl && !f->local)
 			f->local = t;
+		t->solo = c->solo;
 	}
 	f->targets = tg;
 	f->ntargets = nt;
@@ -412,6 +413,7 @@ struct mf_fabric *tm_fabric_build(const struct tm_config *c,
 		strcpy(f->local->name, "local");
 		strcpy(f->local->path, "local");
 		f->local->media_ns[0] = f->local->media_ns[1] = 100;
+		f->local->solo = c->solo;
 	}
 	f->nregions = c->regions->len;
 	f->regions = g_new0(struct mf_region, f->nregions + 1);

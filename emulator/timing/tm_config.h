@@ -52,6 +52,11 @@ struct tm_config {
 	GArray *regions;	/* struct tm_cfg_region */
 	char *report;		/* may be NULL */
 	char *shm;		/* may be NULL */
+	/*
+	 * Not from the file: the plugin's one vCPU is the only requester
+	 * on the fabric (no other host): tm_fabric_build marks every target.
+	 */
+	bool solo;
 };
 
 /* Defaults, then the file. On error: false and *err "FILE:LINE: what". */
