@@ -60,3 +60,16 @@ bool insn_text_may_stop_block(const char *text)
 	}
 	return true;
 }
+
+bool insn_text_is_nontemporal_store(const char *text)
+{
+	if (!text)
+		return false;
+	while (isspace((unsigned char)*text))
+		text++;
+	if (*text == 'v')	/* the VEX forms */
+		text++;
+	/* movntdqa is a load (a streaming one, from WC memory) */
+	return !strncmp(text, "movnt", 5) && strncmp(text, "movntdqa", 8) &&
+	       strchr(text, '(');
+}

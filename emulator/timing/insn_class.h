@@ -21,4 +21,10 @@
  */
 bool insn_text_may_stop_block(const char *text);
 
+/*
+ * A non-temporal store (movnti, movntdq, vmovntps, ...: AT&T, as QEMU's
+ * disassembler prints them): its line goes to memory, not into a cache.
+ */
+bool insn_text_is_nontemporal_store(const char *text);
+
 #endif

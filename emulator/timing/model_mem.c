@@ -638,3 +638,57 @@ out:
 	return go;
 }
 
+/*
+ * A non-temporal store (movnt*): the line goes to memory through a write-
+ * combining buffer and into no cache. No read for ownership is made;
+ * every cached copy (this core's, the other cores', the last level's) is
+ * dropped, as the store makes it stale; and the write holds a miss slot
+ * (the fill buffer it combines in) until the path has taken it, as a
+ * write-back's buffer entry is held: a stream of such stores runs at the
+ * path's write bandwidth or at what the slots allow, whichever is less.
+ * A copy whose reader is another core (a runtime's copy lanes) then
+ * leaves the data in memory, not in the copying core's L2.
+ */
+double tm_mem_store_nt(struct tm_host_mem *h, struct tm_cpu_mem *c,
+		       uint64_t pa, double now)
+{
+	uint64_t line = pa >> h->line_shift;
+	struct mf_target *t;
+	struct mc_ref r;
+	double issue, passed;
+
+	c->st.accesses++;
+	c->st.stores++;
+	/* the rest of the line's stores combine in the same buffer */
+	if (line + 1 == c->wc_line)
+		return now;
+	c->wc_line = line + 1;
+	/* the line is in no cache of ours now: no repeat may hit it */
+	if (c->last_line == line + 1)
+		c->last_line = 0;
+	mc_find(&c->l1, line, &r);
+	if (r.way >= 0)
+		mc_drop(&c->l1, &r);
+	mc_find(&c->l2, line, &r);
+	if (r.way >= 0)
+		mc_drop(&c->l2, &r);
+	llc_lock(h);
+	mc_find(&h->llc, line, &r);
+	if (r.way >= 0)
+		mc_drop(&h->llc, &r);
+	llc_unlock(h);
+	invalidate_others(h, c, line);
+	t = target_of(h, line);
+	issue = mf_window_slot(&c->win, now);
+	if (c->pf_starved >= 0 && c->pf_starved < issue)
+		c->pf_starved = issue;
+	if (!t)
+		return issue;
+	take_turn(h, c, t, issue);
+	mf_access_by(t, MF_WRITE, issue, h->cfg.line_bytes, c->who, &passed);
+	mf_window_fill(&c->win, passed);
+	c->st.mem_writes[t->cxl]++;
+	c->st.nt_stores++;
+	c->st.stall_ns += issue - now;
+	return issue;
+}

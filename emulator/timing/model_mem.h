@@ -59,6 +59,8 @@ struct tm_mem_stats {
 	uint64_t snoop_hits;
 	/* lines this core's stores took from other cores' caches */
 	uint64_t invalidations;
+	/* non-temporal stores' lines written to memory (tm_mem_store_nt) */
+	uint64_t nt_stores;
 	double stall_ns;
 };
 
@@ -109,6 +111,12 @@ struct tm_cpu_mem {
 	double pf_starved;
 	double wb_until;	/* latest write-back of the fill under way got through */
 	/*
+	 * The line a non-temporal store wrote last, plus 1 (0: none): its
+	 * write-combining buffer, where the rest of the line's stores merge
+	 * even with loads between them (a copy loop).
+	 */
+	uint64_t wc_line;
+	/*
 	 * The prefetcher went on past the page of the line it was asked for
 	 * and found lines there already cached (someone's data, in physical
 	 * memory after this page): when each was passed, by its line in the
@@ -142,6 +150,13 @@ void tm_host_mem_add_core(struct tm_host_mem *h, struct tm_cpu_mem *c);
 /* Everything but a repeat of the last line (tm_mem_access). */
 double tm_mem_access_line(struct tm_host_mem *h, struct tm_cpu_mem *c,
 			  uint64_t line, bool store, double now);
+
+/*
+ * A non-temporal store to @pa (memory) at @now: written to memory past
+ * every cache (model_mem.c). Returns when the core may go on.
+ */
+double tm_mem_store_nt(struct tm_host_mem *h, struct tm_cpu_mem *c,
+		       uint64_t pa, double now);
 
 /*
  * The core's accesses went on into the next virtual page, which is not

@@ -96,6 +96,7 @@ static void add_stats(struct tm_mem_stats *a, const struct tm_mem_stats *b)
 	a->runon_refetched += b->runon_refetched;
 	a->snoop_hits += b->snoop_hits;
 	a->invalidations += b->invalidations;
+	a->nt_stores += b->nt_stores;
 	a->stall_ns += b->stall_ns;
 }
 

@@ -336,7 +336,7 @@ static void page_entered(struct vcpu *v, uint64_t page, uint64_t ppage,
 /* Everything but a repeat of the last line: out of line (see on_mem). */
 static __attribute__((noinline, cold)) void
 on_mem_slow(unsigned int vi, qemu_plugin_meminfo_t info, uint64_t vaddr,
-	    uint64_t vline, bool store)
+	    uint64_t vline, enum tp_access kind)
 {
 	struct qemu_plugin_hwaddr *hw;
 	struct vcpu *v = vi < TM_MAX_VCPUS ? tp.cpu[vi] : NULL;
@@ -370,14 +370,16 @@ on_mem_slow(unsigned int vi, qemu_plugin_meminfo_t info, uint64_t vaddr,
 	}
 	if (!v && !(v = vcpu_get(vi)))
 		return;
-	v->last_vline = vline;
+	/* a non-temporal store leaves the line in no cache: no repeat hits */
+	v->last_vline = kind == TP_STORE_NT ? 0 : vline;
 	if (tp.cost == TP_COST_LINES)	/* the benchmark's ladder: no model */
 		return;
 	if (translated)
 		page_entered(v, page, pa >> TM_PAGE_SHIFT,
 			     (unsigned int)((pa & TM_PAGE_MASK) >> tp.mem.line_shift));
 	now = tm_now(&v->clk, v->cnt->insns);
-	go = tm_mem_access(&tp.mem, &v->mem, pa, store, now);
+	go = kind == TP_STORE_NT ? tm_mem_store_nt(&tp.mem, &v->mem, pa, now) :
+		tm_mem_access(&tp.mem, &v->mem, pa, kind == TP_STORE, now);
 	v->clk.stall_ns += go - now;
 	if (tp.guest_time)
 		clock_check(v, vi, go);
@@ -412,8 +414,9 @@ void on_budget(unsigned int vi, void *udata)
  * small enough to need no register spills.
  */
 static inline void on_mem(unsigned int vi, qemu_plugin_meminfo_t info,
-			  uint64_t vaddr, bool store)
+			  uint64_t vaddr, enum tp_access kind)
 {
+	bool store = kind != TP_LOAD;
 	uint64_t vline = (vaddr >> tp.mem.line_shift) + 1;
 	struct vcpu *v = vi < TM_MAX_VCPUS ? tp.cpu[vi] : NULL;
 
@@ -433,7 +436,7 @@ static inline void on_mem(unsigned int vi, qemu_plugin_meminfo_t info,
 			return;
 		}
 	}
-	on_mem_slow(vi, info, vaddr, vline, store);
+	on_mem_slow(vi, info, vaddr, vline, kind);
 }
 
 /*
@@ -501,13 +504,20 @@ void plugin_turn(struct tm_cpu_mem *c, struct mf_target *t, double now)
 void on_load(unsigned int vi, qemu_plugin_meminfo_t info, uint64_t vaddr,
 	     void *udata)
 {
-	on_mem(vi, info, vaddr, false);
+	on_mem(vi, info, vaddr, TP_LOAD);
 }
 
 void on_store(unsigned int vi, qemu_plugin_meminfo_t info, uint64_t vaddr,
 	      void *udata)
 {
-	on_mem(vi, info, vaddr, true);
+	on_mem(vi, info, vaddr, TP_STORE);
+}
+
+/* movnt*: past the caches to memory (tm_mem_store_nt) */
+void on_store_nt(unsigned int vi, qemu_plugin_meminfo_t info, uint64_t vaddr,
+		 void *udata)
+{
+	on_mem(vi, info, vaddr, TP_STORE_NT);
 }
 
 /* cost=calls: what QEMU's callback alone costs (the benchmark's ladder). */
@@ -526,7 +536,7 @@ void on_store_kernel(unsigned int vi, qemu_plugin_meminfo_t info,
 		     uint64_t vaddr, void *udata)
 {
 	if (!clock_skip_store(vaddr)) {
-		on_mem(vi, info, vaddr, true);
+		on_mem(vi, info, vaddr, TP_STORE);
 		return;
 	}
 	/* an IPI: the modeled time a halted vCPU is woken at */

@@ -80,6 +80,21 @@ static void count_runs(struct qemu_plugin_tb *tb, size_t n, size_t *ends)
 		ends[i] = stop[i] || marker[i + 1] ? i : ends[i + 1];
 }
 
+/* Which store callback @insn gets. */
+static qemu_plugin_vcpu_mem_cb_t store_callback(struct qemu_plugin_insn *insn,
+						bool kernel)
+{
+	char *text;
+	bool nt;
+
+	if (kernel && tp.guest_time)
+		return on_store_kernel;
+	text = qemu_plugin_insn_disas(insn);
+	nt = insn_text_is_nontemporal_store(text);
+	g_free(text);
+	return nt ? on_store_nt : on_store;
+}
+
 /* Find markers; with @full, also count instructions and model memory. */
 static void instrument(struct qemu_plugin_tb *tb, bool full)
 {
@@ -155,8 +170,7 @@ static void instrument(struct qemu_plugin_tb *tb, bool full)
 						 QEMU_PLUGIN_MEM_R, NULL);
 		if (tp.stores)
 			qemu_plugin_register_vcpu_mem_cb(
-				insn, kernel && tp.guest_time ? on_store_kernel :
-								on_store,
+				insn, store_callback(insn, kernel),
 				QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_MEM_W, NULL);
 	}
 }

@@ -150,6 +150,9 @@ struct tp_state {
 
 extern struct tp_state tp;
 
+/* What a memory callback was registered for. */
+enum tp_access { TP_LOAD, TP_STORE, TP_STORE_NT };
+
 /* plugin_vcpu.c: clocks, the memory callback, halts */
 uint64_t insns_of(unsigned int vi);
 uint64_t kernel_tbs_of(unsigned int vi);
@@ -158,6 +161,8 @@ void on_load(unsigned int vi, qemu_plugin_meminfo_t info, uint64_t vaddr,
 	     void *udata);
 void on_store(unsigned int vi, qemu_plugin_meminfo_t info, uint64_t vaddr,
 	      void *udata);
+void on_store_nt(unsigned int vi, qemu_plugin_meminfo_t info, uint64_t vaddr,
+		 void *udata);
 void on_mem_nothing(unsigned int vi, qemu_plugin_meminfo_t info,
 		    uint64_t vaddr, void *udata);
 void on_store_kernel(unsigned int vi, qemu_plugin_meminfo_t info,

@@ -1,6 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* Budget-checked allocation shared by all backends; CPU backends' parts. */
+#include <stdint.h>
 #include <string.h>
+#if defined(__x86_64__) && defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "backend.h"
 
@@ -24,10 +28,34 @@ void rt_bfree(struct rt_backend *be, enum rt_tier_kind t, void *p, size_t n)
 	rt_tier_unreserve(&be->tier[t], n);
 }
 
+/*
+ * A lane's copy is read by another thread (a prefetch into the fast tier)
+ * or by nobody soon (a demotion): its stores go past the lane's caches
+ * (non-temporal, where the CPU has them), so that the reader finds the
+ * data in memory, not in the lane core's L2 behind a cross-core transfer,
+ * and no line is read for ownership first. The fence orders them before
+ * the lane's release of the copy (lanes.c).
+ */
 int rt_cpu_copy(struct rt_backend *be, int lane, void *dst, const void *src,
 		size_t n)
 {
+#if defined(__x86_64__) && defined(__SSE2__)
+	size_t head = (16 - ((uintptr_t)dst & 15)) & 15;
+
+	if (n < 256) {
+		memcpy(dst, src, n);
+		return 0;
+	}
+	memcpy(dst, src, head);
+	for (size_t i = head; i + 16 <= n; i += 16)
+		_mm_stream_si128((__m128i *)((char *)dst + i),
+				 _mm_loadu_si128((const __m128i *)((const char *)src + i)));
+	memcpy((char *)dst + n - ((n - head) & 15),
+	       (const char *)src + n - ((n - head) & 15), (n - head) & 15);
+	_mm_sfence();
+#else
 	memcpy(dst, src, n);
+#endif
 	return 0;
 }
 

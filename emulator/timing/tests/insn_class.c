@@ -30,12 +30,31 @@ static const char *const runs_on[] = {
 	"imulq %rcx, %rax", "shlq $6, %rcx", "cltq", "nop",
 };
 
+/* Non-temporal stores, which the model writes past the caches, and
+ * look-alikes that are not. */
+static const char *const nt_stores[] = {
+	"movntiq %rax, (%rdi)", "movntdq %xmm0, (%rdx)",
+	"movntps %xmm1, 0x10(%rax)", "vmovntdq %ymm0, (%rdi)",
+};
+static const char *const not_nt[] = {
+	"movntdqa (%rsi), %xmm0",	/* a streaming load */
+	"movdqa %xmm0, (%rdx)", "movq %rax, (%rdi)", "movnt", NULL,
+};
+
 int main(void)
 {
 	size_t ns = sizeof(stops) / sizeof(stops[0]);
 	size_t nr = sizeof(runs_on) / sizeof(runs_on[0]);
+	size_t nn = sizeof(nt_stores) / sizeof(nt_stores[0]);
+	size_t no = sizeof(not_nt) / sizeof(not_nt[0]);
 
-	plan((int)(ns + nr));
+	plan((int)(ns + nr + nn + no));
+	for (size_t i = 0; i < nn; i++)
+		ok(insn_text_is_nontemporal_store(nt_stores[i]),
+		   "non-temporal store: %s", nt_stores[i]);
+	for (size_t i = 0; i < no; i++)
+		ok(!insn_text_is_nontemporal_store(not_nt[i]),
+		   "not a non-temporal store: %s", not_nt[i] ? not_nt[i] : "(no text)");
 	for (size_t i = 0; i < ns; i++)
 		ok(insn_text_may_stop_block(stops[i]), "may stop a block: %s",
 		   stops[i] ? stops[i] : "(no text)");

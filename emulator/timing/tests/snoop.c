@@ -39,7 +39,7 @@ int main(void)
 	double now = 0, t0, own, fresh, chase;
 	uint64_t reads0, writes0, order[CHASE];
 
-	plan(9);
+	plan(12);
 	shm = tm_shared_open(NULL, &err);
 	dram.res[dram.nres++] = tm_shared_res(shm, "dram", 40, 30, 0);
 	tm_host_mem_init(&h, &cfg, &fab);
@@ -186,6 +186,62 @@ int main(void)
 		   "evicted later, what the writer wrote reaches memory (%llu "
 		   "writes for %d lines written, %d of them twice)",
 		   (unsigned long long)w, LINES + CHASE, CHASE);
+	}
+	/*
+	 * Non-temporal stores (a copy lane's movnt*): the lines the reader
+	 * held go, nothing is read for ownership, each line is one write to
+	 * memory, and the reader's next read comes from memory, not from the
+	 * writer's L2, which holds nothing of them.
+	 */
+	{
+		uint64_t inv0 = writer.st.invalidations, sn0 = reader.st.snoop_hits;
+		uint64_t wr0 = writer.st.mem_writes[0], rd0 = writer.st.mem_reads[0];
+		uint64_t rr0, n = 4096;
+		double bw;
+
+		for (uint64_t l = 0; l < 64; l++)
+			now = tm_mem_access(&h, &reader, ((0x6000ull << 6) + l) << 6,
+					    false, now + 1);
+		/* a copy loop: each store after a load of the source line */
+		for (uint64_t l = 0; l < 64; l++)
+			for (int w = 0; w < 8; w++) {
+				now = tm_mem_access(&h, &writer,
+						    (((0x7000ull << 6) + l) << 6) + w * 8,
+						    false, now + 0.5);
+				now = tm_mem_store_nt(&h, &writer,
+						      (((0x6000ull << 6) + l) << 6) + w * 8,
+						      now + 0.5);
+			}
+		/* reads: the 64 source lines and the prefetcher's run past them */
+		ok(writer.st.invalidations - inv0 == 64 &&
+		   writer.st.nt_stores == 64 &&
+		   writer.st.mem_writes[0] - wr0 == 64 &&
+		   writer.st.mem_reads[0] - rd0 <= 64 + 16,
+		   "non-temporal stores in a copy loop: 64 lines taken from the "
+		   "reader, 64 writes (a line's stores combine), no read for "
+		   "ownership (%llu, %llu, %llu, %llu reads)",
+		   (unsigned long long)(writer.st.invalidations - inv0),
+		   (unsigned long long)writer.st.nt_stores,
+		   (unsigned long long)(writer.st.mem_writes[0] - wr0),
+		   (unsigned long long)(writer.st.mem_reads[0] - rd0));
+		rr0 = reader.st.mem_reads[0];
+		for (uint64_t l = 0; l < 64; l++)
+			now = tm_mem_access(&h, &reader, ((0x6000ull << 6) + l) << 6,
+					    false, now + 1);
+		ok(reader.st.snoop_hits == sn0 && reader.st.mem_reads[0] > rr0,
+		   "the reader finds them in memory, not in the writer's L2 "
+		   "(%llu snoops, %llu memory reads)",
+		   (unsigned long long)(reader.st.snoop_hits - sn0),
+		   (unsigned long long)(reader.st.mem_reads[0] - rr0));
+		/* a stream of them runs no faster than DRAM takes writes */
+		t0 = now;
+		for (uint64_t l = 0; l < n; l++)
+			now = tm_mem_store_nt(&h, &writer,
+					      ((0x80000ull << 6) + l) << 6, now + 0.1);
+		bw = n * 64 / (now - t0);
+		diag("non-temporal stream: %.2f GB/s (DRAM writes at 30)", bw);
+		ok(bw <= 30 * 1.01, "a non-temporal stream is held to the "
+		   "write bandwidth (%.2f GB/s, 30 configured)", bw);
 	}
 	tm_cpu_mem_free(&writer);
 	tm_cpu_mem_free(&reader);
