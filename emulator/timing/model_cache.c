@@ -227,7 +227,8 @@ bool mc_take(struct mc_level *l, uint64_t line, uint8_t flags, double *ready)
 	f = &flags_of(l, r.set)[r.way];
 	if ((*f & flags) != flags)
 		return false;
-	*ready = *f & MC_PENDING ? l->ready[r.index * l->ways + r.way] : 0;
+	if (ready)
+		*ready = *f & MC_PENDING ? l->ready[r.index * l->ways + r.way] : 0;
 	mc_drop(l, &r);
 	return true;
 }

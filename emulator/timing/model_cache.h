@@ -106,8 +106,9 @@ bool mc_lookup(struct mc_level *l, uint64_t line, uint8_t set_flags,
 bool mc_lookup_at(struct mc_level *l, uint64_t line, uint8_t set_flags,
 		  double settled, double *ready, uint8_t *flags);
 /*
- * Take @line out of @l if it is there with every flag of @flags set; its
- * ready time (0: arrived long ago) in *ready.
+ * Take @line out of @l if it is there with every flag of @flags set (0:
+ * whatever its flags); its ready time (0: arrived long ago) in *ready,
+ * unless @ready is NULL.
  */
 bool mc_take(struct mc_level *l, uint64_t line, uint8_t flags, double *ready);
 /*

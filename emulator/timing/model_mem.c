@@ -125,6 +125,36 @@ static void llc_unlock(struct tm_host_mem *h)
 	__atomic_store_n(&h->llc_lock, 0, __ATOMIC_RELEASE);
 }
 
+/* @line's copy in the last level, if any, goes. */
+static void llc_drop(struct tm_host_mem *h, uint64_t line)
+{
+	llc_lock(h);
+	mc_take(&h->llc, line, 0, NULL);
+	llc_unlock(h);
+}
+
+/* The other cores' copies of @line go (see invalidate_others). */
+static void take_from_others(struct tm_host_mem *h, struct tm_cpu_mem *c,
+			     uint64_t line, int ncores)
+{
+	bool took = false;
+
+	for (int i = 0; i < ncores; i++) {
+		struct tm_cpu_mem *o = h->cores[i];
+
+		if (o == c)
+			continue;
+		took |= mc_take(&o->l1, line, 0, NULL);
+		took |= mc_take(&o->l2, line, 0, NULL);
+		if (o->last_line == line + 1) {	/* no repeat: it must miss */
+			o->last_line = 0;
+			if (o->repeat_key)
+				*o->repeat_key = 0;
+		}
+	}
+	c->st.invalidations += took;
+}
+
 /*
  * @c is about to write @line, which it does not hold dirty: the other
  * cores' copies go, and the last level's (a write takes the line for
@@ -148,38 +178,11 @@ static void invalidate_others(struct tm_host_mem *h, struct tm_cpu_mem *c,
 			      uint64_t line)
 {
 	int n = __atomic_load_n(&h->ncores, __ATOMIC_ACQUIRE);
-	bool took = false;
-	struct mc_ref r;
 
 	if (n < 2)
 		return;
-	llc_lock(h);
-	mc_find(&h->llc, line, &r);
-	if (r.way >= 0)
-		mc_drop(&h->llc, &r);
-	llc_unlock(h);
-	for (int i = 0; i < n; i++) {
-		struct tm_cpu_mem *o = h->cores[i];
-
-		if (o == c)
-			continue;
-		mc_find(&o->l1, line, &r);
-		if (r.way >= 0) {
-			mc_drop(&o->l1, &r);
-			took = true;
-		}
-		mc_find(&o->l2, line, &r);
-		if (r.way >= 0) {
-			mc_drop(&o->l2, &r);
-			took = true;
-		}
-		if (o->last_line == line + 1) {	/* no repeat: it must miss */
-			o->last_line = 0;
-			if (o->repeat_key)
-				*o->repeat_key = 0;
-		}
-	}
-	c->st.invalidations += took;
+	llc_drop(h, line);
+	take_from_others(h, c, line, n);
 }
 
 /*
@@ -293,6 +296,21 @@ static void l1_put(struct tm_host_mem *h, struct tm_cpu_mem *c,
 		mc_use(&c->l2, &r2, MC_DIRTY, 0, 0, NULL);
 	else
 		l2_put(h, c, &r2, MC_DIRTY, now, now);
+}
+
+/*
+ * A miss slot for a request of the core's own (a demand miss, a
+ * non-temporal write) at @now: when one is free. It takes the slot a
+ * waiting prefetcher would have had: the prefetcher's next request goes
+ * no earlier, keeping the core's requests in time order.
+ */
+static double own_request_slot(struct tm_cpu_mem *c, double now)
+{
+	double issue = mf_window_slot(&c->win, now);
+
+	if (c->pf_starved >= 0 && c->pf_starved < issue)
+		c->pf_starved = issue;
+	return issue;
 }
 
 /* Arbitration before reserving on @t's path at @now (see tm_host_mem.turn). */
@@ -605,11 +623,7 @@ double tm_mem_access_line(struct tm_host_mem *h, struct tm_cpu_mem *c,
 	}
 	c->st.l2_miss++;
 	/* a demand miss needs a miss slot like any other */
-	issue = mf_window_slot(&c->win, now);
-	/* it took the slot a waiting prefetcher would have: keep the core's
-	 * requests in time order */
-	if (c->pf_starved >= 0 && c->pf_starved < issue)
-		c->pf_starved = issue;
+	issue = own_request_slot(c, now);
 	t = target_of(h, line);
 	take_turn(h, c, t, issue);
 	llc_lock(h);
@@ -654,7 +668,6 @@ double tm_mem_store_nt(struct tm_host_mem *h, struct tm_cpu_mem *c,
 {
 	uint64_t line = pa >> h->line_shift;
 	struct mf_target *t;
-	struct mc_ref r;
 	double issue, passed;
 
 	c->st.accesses++;
@@ -666,22 +679,12 @@ double tm_mem_store_nt(struct tm_host_mem *h, struct tm_cpu_mem *c,
 	/* the line is in no cache of ours now: no repeat may hit it */
 	if (c->last_line == line + 1)
 		c->last_line = 0;
-	mc_find(&c->l1, line, &r);
-	if (r.way >= 0)
-		mc_drop(&c->l1, &r);
-	mc_find(&c->l2, line, &r);
-	if (r.way >= 0)
-		mc_drop(&c->l2, &r);
-	llc_lock(h);
-	mc_find(&h->llc, line, &r);
-	if (r.way >= 0)
-		mc_drop(&h->llc, &r);
-	llc_unlock(h);
-	invalidate_others(h, c, line);
+	mc_take(&c->l1, line, 0, NULL);
+	mc_take(&c->l2, line, 0, NULL);
+	llc_drop(h, line);
+	take_from_others(h, c, line, __atomic_load_n(&h->ncores, __ATOMIC_ACQUIRE));
 	t = target_of(h, line);
-	issue = mf_window_slot(&c->win, now);
-	if (c->pf_starved >= 0 && c->pf_starved < issue)
-		c->pf_starved = issue;
+	issue = own_request_slot(c, now);
 	if (!t)
 		return issue;
 	take_turn(h, c, t, issue);
