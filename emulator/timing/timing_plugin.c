@@ -51,48 +51,54 @@ static bool insn_is_marker(struct qemu_plugin_insn *insn, int *op, int *id)
 	       roi_decode(b, sizeof(b), op, id);
 }
 
-/*
- * Where each run of instructions counted by one inline add ends: at an
- * instruction that may stop the block early (insn_class.h), before a
- * marker (whose callback must see the count up to it), at the block's
- * end. Counted at a run's first instruction, a block that stops early
- * counts exactly what per-instruction adds did: the instructions up to
- * and including the one it stopped at. A read loop of four instructions
- * takes two adds instead of four. ends[i]: the last instruction of the
- * run that instruction i starts (meaningful where a run starts).
- */
-static void count_runs(struct qemu_plugin_tb *tb, size_t n, size_t *ends)
-{
-	bool stop[n ? n : 1], marker[n + 1];
-	int op, id;
+/* What instrument() needs to know of each instruction, read once. */
+struct insn_info {
+	int op, id;		/* a marker's */
+	bool marker;
+	bool stops;		/* may stop its block early (insn_class.h) */
+	bool nt_store;		/* a non-temporal store */
+};
 
+/*
+ * Each instruction's marker, and with @text (the disassembly: what
+ * counting and memory instrumentation need) its class.
+ */
+static void classify(struct qemu_plugin_tb *tb, size_t n, bool text,
+		     struct insn_info *info)
+{
 	for (size_t i = 0; i < n; i++) {
 		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
-		char *text;
+		struct insn_info *f = &info[i];
+		char *t;
 
-		marker[i] = insn_is_marker(insn, &op, &id);
-		text = marker[i] ? NULL : qemu_plugin_insn_disas(insn);
-		stop[i] = marker[i] || insn_text_may_stop_block(text);
-		g_free(text);
+		*f = (struct insn_info){ 0 };
+		f->marker = insn_is_marker(insn, &f->op, &f->id);
+		if (!text || f->marker) {
+			f->stops = true;
+			continue;
+		}
+		t = qemu_plugin_insn_disas(insn);
+		f->stops = insn_text_may_stop_block(t);
+		f->nt_store = insn_text_is_nontemporal_store(t);
+		g_free(t);
 	}
-	marker[n] = true;
-	for (size_t i = n; i-- > 0;)
-		ends[i] = stop[i] || marker[i + 1] ? i : ends[i + 1];
 }
 
-/* Which store callback @insn gets. */
-static qemu_plugin_vcpu_mem_cb_t store_callback(struct qemu_plugin_insn *insn,
-						bool kernel)
+/*
+ * Where each run of instructions counted by one inline add ends: at an
+ * instruction that may stop the block early, before a marker (whose
+ * callback must see the count up to it), at the block's end. Counted at
+ * a run's first instruction, a block that stops early counts exactly
+ * what per-instruction adds did: the instructions up to and including
+ * the one it stopped at. A read loop of four instructions takes two adds
+ * instead of four. ends[i]: the last instruction of the run that
+ * instruction i starts (meaningful where a run starts).
+ */
+static void count_runs(const struct insn_info *info, size_t n, size_t *ends)
 {
-	char *text;
-	bool nt;
-
-	if (kernel && tp.guest_time)
-		return on_store_kernel;
-	text = qemu_plugin_insn_disas(insn);
-	nt = insn_text_is_nontemporal_store(text);
-	g_free(text);
-	return nt ? on_store_nt : on_store;
+	for (size_t i = n; i-- > 0;)
+		ends[i] = info[i].stops || i + 1 == n || info[i + 1].marker ?
+			  i : ends[i + 1];
 }
 
 /* Find markers; with @full, also count instructions and model memory. */
@@ -110,6 +116,7 @@ static void instrument(struct qemu_plugin_tb *tb, bool full)
 	bool kernel = (int64_t)qemu_plugin_tb_vaddr(tb) < 0;
 	bool count = full, memory = full;
 	size_t ends[n ? n : 1], next_run = 0;
+	struct insn_info info[n ? n : 1];
 
 	if (full && kernel && !tp.guest_time && !tp.kernel) {
 		/*
@@ -137,14 +144,15 @@ static void instrument(struct qemu_plugin_tb *tb, bool full)
 			kprof_instrument(tb, n);	/* ... and where */
 		}
 	}
+	/* memory instrumentation implies counting: count covers both */
+	classify(tb, n, count, info);
 	if (count)
-		count_runs(tb, n, ends);
+		count_runs(info, n, ends);
 	for (size_t i = 0; i < n; i++) {
 		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
-		int op, id;
 
-		if (insn_is_marker(insn, &op, &id))
-			register_marker(insn, op, id);
+		if (info[i].marker)
+			register_marker(insn, info[i].op, info[i].id);
 		/*
 		 * Count per run (count_runs), not per block: a block that
 		 * touches MMIO (CXL memory) can stop after that access, and a
@@ -170,7 +178,8 @@ static void instrument(struct qemu_plugin_tb *tb, bool full)
 						 QEMU_PLUGIN_MEM_R, NULL);
 		if (tp.stores)
 			qemu_plugin_register_vcpu_mem_cb(
-				insn, store_callback(insn, kernel),
+				insn, kernel && tp.guest_time ? on_store_kernel :
+				info[i].nt_store ? on_store_nt : on_store,
 				QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_MEM_W, NULL);
 	}
 }
