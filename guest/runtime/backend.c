@@ -40,18 +40,19 @@ int rt_cpu_copy(struct rt_backend *be, int lane, void *dst, const void *src,
 		size_t n)
 {
 #if defined(__x86_64__) && defined(__SSE2__)
-	size_t head = (16 - ((uintptr_t)dst & 15)) & 15;
+	size_t head = (16 - ((uintptr_t)dst & 15)) & 15, body;
 
 	if (n < 256) {
 		memcpy(dst, src, n);
 		return 0;
 	}
+	body = (n - head) & ~(size_t)15;
 	memcpy(dst, src, head);
-	for (size_t i = head; i + 16 <= n; i += 16)
+	for (size_t i = head; i < head + body; i += 16)
 		_mm_stream_si128((__m128i *)((char *)dst + i),
 				 _mm_loadu_si128((const __m128i *)((const char *)src + i)));
-	memcpy((char *)dst + n - ((n - head) & 15),
-	       (const char *)src + n - ((n - head) & 15), (n - head) & 15);
+	memcpy((char *)dst + head + body, (const char *)src + head + body,
+	       n - head - body);
 	_mm_sfence();
 #else
 	memcpy(dst, src, n);
