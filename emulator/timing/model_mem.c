@@ -36,7 +36,8 @@ bool tm_cpu_mem_init(struct tm_cpu_mem *c, const struct tm_host_mem *h)
 	c->who = -1;
 	c->pf_starved = -1;
 	c->pf.distance = h->cfg.prefetch_distance;
-	c->passed_page = UINT64_MAX;
+	for (unsigned int i = 0; i < TM_PASSED_PAGES; i++)
+		c->passed_page[i] = UINT64_MAX;
 	mf_window_init(&c->win, h->cfg.mlp);
 	return true;
 }
@@ -337,18 +338,34 @@ static unsigned int tm_page_shift(const struct tm_host_mem *h)
 	return TM_PAGE_SHIFT - h->line_shift;
 }
 
-/* The prefetcher passed @line, cached already, in the page after the core's. */
+/* When the prefetcher passed the lines of @page (NULL: not lately). */
+static double *passed_in(struct tm_cpu_mem *c, uint64_t page)
+{
+	for (unsigned int i = 0; i < TM_PASSED_PAGES; i++)
+		if (c->passed_page[i] == page)
+			return c->passed_at[i];
+	return NULL;
+}
+
+/*
+ * The prefetcher passed @line (cached already) or fetched it, in a page
+ * after the core's, at @now.
+ */
 static void passed(struct tm_cpu_mem *c, uint64_t line, unsigned int page_shift,
 		   double now)
 {
 	uint64_t page = line >> page_shift;
+	double *at = passed_in(c, page);
 
-	if (page != c->passed_page) {
-		c->passed_page = page;
-		for (unsigned int i = 0; i < 1u << page_shift; i++)
-			c->passed_at[i] = -1;
+	if (!at) {
+		unsigned int i = c->passed_next++ % TM_PASSED_PAGES;
+
+		c->passed_page[i] = page;
+		at = c->passed_at[i];
+		for (unsigned int j = 0; j < 1u << page_shift; j++)
+			at[j] = -1;
 	}
-	c->passed_at[line & ((1u << page_shift) - 1)] = now;
+	at[line & ((1u << page_shift) - 1)] = now;
 }
 
 /*
@@ -419,6 +436,8 @@ static void prefetch(struct tm_host_mem *h, struct tm_cpu_mem *c,
 		if (src != LLC_HIT)
 			mf_window_fill(&c->win, ready);
 		c->st.prefetches++;
+		if (l >> page_shift != line >> page_shift)
+			passed(c, l, page_shift, issue);
 		/* may take the LLC lock for a dirty victim: not held here */
 		l2_put(h, c, &r, MC_PREFETCHED |
 		       (src != LLC_HIT && l >> page_shift != line >> page_shift ? MC_RUNON : 0),
@@ -466,6 +485,25 @@ static void hop_fetch(struct tm_host_mem *h, struct tm_cpu_mem *c, uint64_t line
 	l2_put(h, c, &r, MC_PREFETCHED, ready, now);
 }
 
+static bool claimed(const struct tm_host_mem *h, const struct tm_cpu_mem *c,
+		    uint64_t line)
+{
+	uint64_t page = (line >> tm_page_shift(h)) + 1;
+
+	for (unsigned int i = 0; i < TM_CLAIMED; i++)
+		if (c->claimed[i] == page)
+			return true;
+	return false;
+}
+
+/* A stream entered @line's page from the page before it: what ran on into it is its own. */
+static void claim(const struct tm_host_mem *h, struct tm_cpu_mem *c, uint64_t line)
+{
+	if (!claimed(h, c, line))
+		c->claimed[c->claimed_next++ % TM_CLAIMED] =
+			(line >> tm_page_shift(h)) + 1;
+}
+
 /*
  * The prefetcher follows physical lines, so when a stream crosses into a
  * virtual page that lies elsewhere, what it fetched beyond the old page
@@ -484,7 +522,13 @@ void tm_mem_page_hop(struct tm_host_mem *h, struct tm_cpu_mem *c,
 {
 	uint32_t n = c->pf.distance > 0 ? (uint32_t)c->pf.distance : 0;
 	uint64_t run[2] = { 0, 0 };	/* lines there in a row from each end */
-	bool passed_here = c->passed_page == from >> tm_page_shift(h);
+	const double *at = passed_in(c, from >> tm_page_shift(h));
+	/*
+	 * Another stream entered that page since (pages in descending
+	 * physical order: V's first page runs on into K's second): what
+	 * is there is its, not to be taken from it.
+	 */
+	bool theirs = claimed(h, c, from);
 
 	if (!mc_prefetch_entering(&c->pf, from, span))
 		return;		/* no stream there: nothing went astray */
@@ -496,7 +540,7 @@ void tm_mem_page_hop(struct tm_host_mem *h, struct tm_cpu_mem *c,
 		struct mf_target *t = target_of(h, to + off), *was;
 		double ready;
 
-		if (mc_take(&c->l2, from + off, MC_PREFETCHED, &ready)) {
+		if (!theirs && mc_take(&c->l2, from + off, MC_PREFETCHED, &ready)) {
 			was = target_of(h, from + off);
 			if (mc_contains(&c->l2, to + off))
 				;	/* there already: nothing to move */
@@ -506,11 +550,11 @@ void tm_mem_page_hop(struct tm_host_mem *h, struct tm_cpu_mem *c,
 				hop_fetch(h, c, to + off, t,
 					  ready - (was ? mf_target_latency(was, MF_READ) : 0),
 					  now);
-		} else if (passed_here && c->passed_at[off] >= 0 &&
-			   now - c->passed_at[off] < TM_PASSED_NS) {
-			/* passed as cached: fetched as of then */
+		} else if (at && at[off] >= 0 && now - at[off] < TM_PASSED_NS) {
+			/* passed as cached, or fetched (and another stream's
+			 * since): fetched as of then */
 			if (!mc_contains(&c->l2, to + off))
-				hop_fetch(h, c, to + off, t, c->passed_at[off], now);
+				hop_fetch(h, c, to + off, t, at[off], now);
 		} else {
 			continue;
 		}
@@ -520,17 +564,13 @@ void tm_mem_page_hop(struct tm_host_mem *h, struct tm_cpu_mem *c,
 	}
 	c->st.page_hops++;
 	mc_prefetch_move(&c->pf, from, to, span, run[0], run[1]);
-}
-
-static bool claimed(const struct tm_host_mem *h, const struct tm_cpu_mem *c,
-		    uint64_t line)
-{
-	uint64_t page = (line >> tm_page_shift(h)) + 1;
-
-	for (unsigned int i = 0; i < TM_CLAIMED; i++)
-		if (c->claimed[i] == page)
-			return true;
-	return false;
+	/*
+	 * The stream goes on in @to as if from the page before it: lines
+	 * another stream ran on into there are the ones it wants (in pages
+	 * in descending physical order, K's second page is what V's first
+	 * ran on into), not to be fetched again when it gets to them.
+	 */
+	claim(h, c, to);
 }
 
 void tm_mem_page_claim(struct tm_host_mem *h, struct tm_cpu_mem *c,
@@ -538,11 +578,8 @@ void tm_mem_page_claim(struct tm_host_mem *h, struct tm_cpu_mem *c,
 {
 	/* only a stream that ended just before the page ran on into it; a
 	 * page's first line touched again and again must not flood the ring */
-	if (!mc_prefetch_entering(&c->pf, first, 1u << tm_page_shift(h)) ||
-	    claimed(h, c, first))
-		return;
-	c->claimed[c->claimed_next++ % TM_CLAIMED] =
-		(first >> tm_page_shift(h)) + 1;
+	if (mc_prefetch_entering(&c->pf, first, 1u << tm_page_shift(h)))
+		claim(h, c, first);
 }
 
 /*

@@ -37,6 +37,7 @@ struct tm_mem_cfg {
  * the most lines one holds (16-byte lines) */
 #define TM_PAGE_SHIFT 12
 #define TM_PAGE_LINES_MAX 256
+#define TM_PASSED_PAGES 4
 /* cores of a host whose caches the model knows (TM_MAX_VCPUS) */
 #define TM_HOST_CORES 32
 /* pages a core remembers a stream entering from their physical neighbour */
@@ -119,13 +120,15 @@ struct tm_cpu_mem {
 	/*
 	 * The prefetcher went on past the page of the line it was asked for
 	 * and found lines there already cached (someone's data, in physical
-	 * memory after this page): when each was passed, by its line in the
-	 * page (< 0: not passed). Should the stream's next page lie elsewhere,
-	 * those are the moments its lines would have been fetched
-	 * (tm_mem_page_hop).
+	 * memory after this page) or fetched them: when each was passed, by
+	 * its line in the page (< 0: not passed), for the last few such pages
+	 * (streams side by side run on into different ones). Should the
+	 * stream's next page lie elsewhere, those are the moments its lines
+	 * would have been fetched (tm_mem_page_hop).
 	 */
-	uint64_t passed_page;
-	double passed_at[TM_PAGE_LINES_MAX];
+	uint64_t passed_page[TM_PASSED_PAGES];
+	double passed_at[TM_PASSED_PAGES][TM_PAGE_LINES_MAX];
+	unsigned int passed_next;
 	/*
 	 * Pages (line >> page shift, plus 1; 0: none) a stream lately entered
 	 * from the page physically before it (after, going down): the lines
