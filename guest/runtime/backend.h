@@ -25,6 +25,7 @@ struct rt_backend_ops {
 		    size_t n);
 	void *(*fence_new)(struct rt_backend *be);
 	void (*fence_record)(struct rt_backend *be, void *f);
+	/* NULL: a fence never needs waiting for (compute done by release) */
 	void (*fence_wait)(struct rt_backend *be, void *f);
 	void (*fence_free)(struct rt_backend *be, void *f);
 	/* Lane threads call these once at start/end (e.g. to bind a device). */
@@ -44,7 +45,7 @@ void rt_bfree(struct rt_backend *be, enum rt_tier_kind t, void *p, size_t n);
 /*
  * For backends whose compute runs on the CPU that calls rt_release (so it
  * is done by then): a copy is a memcpy on the lane thread, fences are
- * no-ops.
+ * no-ops and their fence_wait is NULL (a lane then takes no wait's stamps).
  */
 int rt_cpu_copy(struct rt_backend *be, int lane, void *dst, const void *src,
 		size_t n);

@@ -38,7 +38,7 @@ static const struct rt_backend_ops numa_ops = {
 	.copy = rt_cpu_copy,
 	.fence_new = rt_cpu_fence_new,
 	.fence_record = rt_cpu_fence_nop,
-	.fence_wait = rt_cpu_fence_nop,
+	.fence_wait = NULL,
 	.fence_free = rt_cpu_fence_nop,
 	.lane_start = numa_lane_start,
 };
