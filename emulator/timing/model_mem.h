@@ -131,8 +131,9 @@ struct tm_cpu_mem {
 	unsigned int passed_next;
 	/*
 	 * Pages (line >> page shift, plus 1; 0: none) a stream lately entered
-	 * from the page physically before it (after, going down): the lines
-	 * run on into them are its (tm_mem_page_claim). A ring.
+	 * from the page physically before it (after, going down), or by a
+	 * hop: the lines run on into them are its (tm_mem_page_claim), and
+	 * no other stream's hop takes them (tm_mem_page_hop). A ring.
 	 */
 	uint64_t claimed[TM_CLAIMED];
 	unsigned int claimed_next;
