@@ -406,10 +406,11 @@ static void prefetch(struct tm_host_mem *h, struct tm_cpu_mem *c,
 		struct mc_ref r;
 		enum llc_source src;
 		double ready, issue;
+		bool past = l >> page_shift != line >> page_shift;
 
 		mc_find(&c->l2, l, &r);
 		if (r.way >= 0) {
-			if (l >> page_shift == line >> page_shift)
+			if (!past)
 				continue;
 			/*
 			 * Past the page: the line the stream wants may be
@@ -436,11 +437,11 @@ static void prefetch(struct tm_host_mem *h, struct tm_cpu_mem *c,
 		if (src != LLC_HIT)
 			mf_window_fill(&c->win, ready);
 		c->st.prefetches++;
-		if (l >> page_shift != line >> page_shift)
+		if (past)
 			passed(c, l, page_shift, issue);
 		/* may take the LLC lock for a dirty victim: not held here */
 		l2_put(h, c, &r, MC_PREFETCHED |
-		       (src != LLC_HIT && l >> page_shift != line >> page_shift ? MC_RUNON : 0),
+		       (src != LLC_HIT && past ? MC_RUNON : 0),
 		       ready, now);
 	}
 	/* stopped short for want of a slot: it waits from now on, if not before */
@@ -485,13 +486,19 @@ static void hop_fetch(struct tm_host_mem *h, struct tm_cpu_mem *c, uint64_t line
 	l2_put(h, c, &r, MC_PREFETCHED, ready, now);
 }
 
+/* @line's page as the claim ring holds it (0 stands for none). */
+static uint64_t claim_key(const struct tm_host_mem *h, uint64_t line)
+{
+	return (line >> tm_page_shift(h)) + 1;
+}
+
 static bool claimed(const struct tm_host_mem *h, const struct tm_cpu_mem *c,
 		    uint64_t line)
 {
-	uint64_t page = (line >> tm_page_shift(h)) + 1;
+	uint64_t key = claim_key(h, line);
 
 	for (unsigned int i = 0; i < TM_CLAIMED; i++)
-		if (c->claimed[i] == page)
+		if (c->claimed[i] == key)
 			return true;
 	return false;
 }
@@ -500,8 +507,7 @@ static bool claimed(const struct tm_host_mem *h, const struct tm_cpu_mem *c,
 static void claim(const struct tm_host_mem *h, struct tm_cpu_mem *c, uint64_t line)
 {
 	if (!claimed(h, c, line))
-		c->claimed[c->claimed_next++ % TM_CLAIMED] =
-			(line >> tm_page_shift(h)) + 1;
+		c->claimed[c->claimed_next++ % TM_CLAIMED] = claim_key(h, line);
 }
 
 /*
@@ -522,16 +528,18 @@ void tm_mem_page_hop(struct tm_host_mem *h, struct tm_cpu_mem *c,
 {
 	uint32_t n = c->pf.distance > 0 ? (uint32_t)c->pf.distance : 0;
 	uint64_t run[2] = { 0, 0 };	/* lines there in a row from each end */
-	const double *at = passed_in(c, from >> tm_page_shift(h));
+	const double *at;
+	bool theirs;
+
+	if (!mc_prefetch_entering(&c->pf, from, span))
+		return;		/* no stream there: nothing went astray */
+	at = passed_in(c, from >> tm_page_shift(h));
 	/*
 	 * Another stream entered that page since (pages in descending
 	 * physical order: V's first page runs on into K's second): what
 	 * is there is its, not to be taken from it.
 	 */
-	bool theirs = claimed(h, c, from);
-
-	if (!mc_prefetch_entering(&c->pf, from, span))
-		return;		/* no stream there: nothing went astray */
+	theirs = claimed(h, c, from);
 	if (n > span / 2)
 		n = span / 2;
 	for (uint32_t i = 0; i < 2 * n; i++) {
