@@ -16,7 +16,7 @@
 . "$(dirname "$0")/lib.sh"
 need_image
 [ -f "$top/build/timing/libcxlbed-timing.so" ] || skip_all "timing plugin not built (run make)"
-plan 17
+plan 18
 out=$outroot/pol
 run_scn "$out" "$top/tests/data/pool-policies.scn"
 pol() { sj "$out" ".workloads[0].output.policies[] | select(.policy == \"$1\") | $2"; }
@@ -30,6 +30,12 @@ sj "$out" '.workloads[0].output.policies[] | select(.ok | not) | "\(.policy) fai
 check "every policy ran, verified and computed the same checksum" \
 	[ "$(sj "$out" '[.workloads[0].output.policies[] | select(.ok and .same_result)] | length')" = 5 ]
 check "the guest clock is modeled time" [ "$(sj "$out" .guest_clock)" = modeled ]
+# When a filled node runs dry the OOM killer takes the policy's child,
+# never the parent: a CI run lost the parent (its locked text counted as
+# shared memory), the reservation it would have given back stayed, and
+# everything started after it was killed too.
+check "the OOM killer prefers each policy's child to cxlbed-pool itself ($(sj "$out" '.workloads[0].output.oom_score_adj') vs $(sj "$out" '[.workloads[0].output.policies[].oom_score_adj] | unique | tostring'))" \
+	[ "$(sj "$out" '.workloads[0].output | .oom_score_adj == -1000 and ([.policies[].oom_score_adj] | unique) == [1000]')" = true ]
 limit=$(pol interleave .local_limit)
 check "interleave, damon and libcxlpool kept at most the local limit ($limit) on the local node" \
 	within 'a <= b * 1.05 && c <= b * 1.05 && d <= b * 1.05' "$(pol interleave .fast_bytes_max)" "$limit" \

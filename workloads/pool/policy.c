@@ -456,6 +456,20 @@ int pw_code_lock(void)
 	return mlockall(MCL_CURRENT);
 }
 
+/*
+ * The parent's locked text counts to its score as shared memory (tmpfs
+ * root): 9.5 MB of it against a child's 6.3 MB, so the OOM killer took
+ * the parent first in one CI run. The reservation it would have given
+ * back then stayed, and every process started after it was killed too.
+ */
+int pw_oom_score(int adj)
+{
+	char v[16];
+
+	snprintf(v, sizeof(v), "%d", adj);
+	return cp_write("/proc/self/oom_score_adj", v);
+}
+
 /* This process's mapped pages on nodes other than @node (numa_maps). */
 static long pages_off(int node)
 {

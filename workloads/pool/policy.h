@@ -121,6 +121,13 @@ void pw_limit_release(int node);
 int pw_code_lock(void);
 void pw_code_home(int fast_node, long *was_off, long *left_off);
 
+/*
+ * Whom the OOM killer takes when a filled node runs dry: never the parent
+ * (it holds the hugetlb reservation to give back, and every policy's
+ * result), first the policy's child. @adj goes to /proc/self/oom_score_adj.
+ */
+int pw_oom_score(int adj);
+
 /* Physical address range of a node's memory blocks. */
 int pw_node_range(int node, uint64_t *start, uint64_t *end);
 

@@ -23,6 +23,7 @@
 
 #include "cxlbed-roi.h"
 #include "pw.h"
+#include "sysfs.h"
 
 static const struct pw_workload workloads[] = {
 	{ "layers", "layer sweep, weights 4x the local limit",
@@ -138,6 +139,7 @@ static void print_result(FILE *f, struct pw *w)
 		fprintf(f, ",\"moved_bytes\":%llu",
 			(unsigned long long)(migrated > 0 ? migrated : 0) * 4096);
 	}
+	fprintf(f, ",\"oom_score_adj\":%lld", cp_read_ll("/proc/self/oom_score_adj", -1));
 	fprintf(f, ",\"hit_ratio\":%.4f",
 		w->acc_all ? (double)w->hit_all / (double)w->acc_all : -1.0);
 	fputs(",\"series\":[", f);
@@ -170,6 +172,8 @@ static int child(const struct pw_workload *wl, enum pw_policy pol,
 	w.fast_node = fast;
 	w.far_node = far;
 	w.ok = true;
+	if (pw_oom_score(1000))
+		fprintf(stderr, "cxlbed-pool: oom_score_adj: %s\n", strerror(errno));
 	pw_pin(0);
 	if (wl->run(&w) && w.ok)
 		pw_fail(&w, "set-up failed");
@@ -414,6 +418,10 @@ int main(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 	if (pw_code_lock())
 		fprintf(stderr, "cxlbed-pool: locking own pages: %s\n", strerror(errno));
+	if (pw_oom_score(-1000))
+		fprintf(stderr, "cxlbed-pool: oom_score_adj: %s\n", strerror(errno));
+	/* a reservation that a killed run of this program left behind */
+	pw_limit_release(fast);
 
 	for (int p = 0; p < PW_NPOLICIES; p++) {
 		char err[256] = "";
@@ -464,6 +472,7 @@ int main(int argc, char **argv)
 	json_str(stdout, wl->reading);
 	printf(",\"fast_node\":%d,\"far_node\":%d,\"local_fraction\":%.3f,\"clock\":\"guest\"",
 	       fast, far, o.local_fraction);
+	printf(",\"oom_score_adj\":%lld", cp_read_ll("/proc/self/oom_score_adj", -1));
 	printf(",\"knobs\":{\"scan_delay_ms\":%u,\"scan_period_min_ms\":%u,\"scan_period_max_ms\":%u,"
 	       "\"hot_threshold_ms\":%u,\"damon_sample_us\":%u,\"damon_aggr_us\":%u,"
 	       "\"damon_update_us\":%u,\"damon_hot_pct\":%u,\"damon_cold_age\":%u}",
