@@ -43,6 +43,31 @@ static bool over_limit(JsonObject *p)
 	return limit > 0 && num(p, "fast_bytes_max", 0) > limit * OVER_LIMIT_SLACK;
 }
 
+/*
+ * Pages that went both ways, each way at least this share of the data:
+ * promoted and then demoted again to make room (ping-pong), which a
+ * policy that tiers by recent access does under pressure when nothing
+ * stays hot (docs/pooling.md, "GUPS: tpp's share and its scans").
+ */
+#define PING_PONG_SHARE 0.10
+
+static void say_ping_pong(GString *s, JsonObject *p)
+{
+	JsonObject *pages = obj(p, "pages");
+	double data = num(p, "data_bytes", 0);
+	double up = num(pages, "promoted", 0) * 4096, down = num(pages, "demoted", 0) * 4096;
+
+	if (data <= 0 || up < data * PING_PONG_SHARE || down < data * PING_PONG_SHARE)
+		return;
+	g_string_append_printf(s, "%s%s promoted %.1f MiB and demoted %.1f MiB of a %.1f MiB "
+			       "data set: pages went back and forth between the tiers, and its "
+			       "time includes those migrations and the hint faults behind them "
+			       "(%.0f).", s->len ? " " : "",
+			       json_object_get_string_member_with_default(p, "policy", "?"),
+			       up / (1024.0 * 1024.0), down / (1024.0 * 1024.0),
+			       data / (1024.0 * 1024.0), num(pages, "hint_faults", 0));
+}
+
 char *policy_report_reading(const struct res_workload *w)
 {
 	JsonArray *pols = policy_report_policies(w);
@@ -57,6 +82,7 @@ char *policy_report_reading(const struct res_workload *w)
 		JsonObject *p = json_array_get_object_element(pols, i);
 		double ms = num(p, "guest_ms", -1);
 
+		say_ping_pong(s, p);
 		if (over_limit(p)) {
 			g_string_append_printf(s, "%s%s held up to %.1f MiB in local DRAM against "
 					       "its limit of %.1f MiB: its time is not comparable "

@@ -30,9 +30,10 @@ void policy_report_md(GString *s, const struct run_result *r);
 JsonArray *policy_report_policies(const struct res_workload *w);
 /*
  * How to read @w's policies: the workload's own reading (what tiering can
- * gain on it), each policy that held more local memory than its limit
- * (its time is not comparable), and how far apart the policies that held
- * the limit came. Plain text; NULL when there is nothing to say; caller
+ * gain on it), each policy whose pages went back and forth between the
+ * tiers (its migrations are in its time), each policy that held more
+ * local memory than its limit (its time is not comparable), and how far
+ * apart the policies that held the limit came. Plain text; NULL when there is nothing to say; caller
  * frees.
  */
 char *policy_report_reading(const struct res_workload *w);

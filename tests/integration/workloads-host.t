@@ -8,7 +8,7 @@ bin=$top/build/guest/bin
 [ -x "$bin/cxlbed-chase" ] && [ -x "$bin/cxlbed-loaded" ] && [ -x "$bin/cxlbed-stream" ] ||
 	skip_all "workloads not built (run make)"
 command -v jq >/dev/null || skip_all "jq not installed"
-plan 14
+plan 18
 
 # wl NAME ARGS...: run cxlbed-NAME; stdout in $out, stderr in $err, exit in $rc
 out=$outroot/stdout
@@ -52,4 +52,15 @@ check "its chain is computed, with accesses" \
 check "--help documents --chain" grep -q -- "--chain stored|computed|auto" "$out"
 "$bin/cxlbed-stream" --chain computed >"$out" 2>&1
 check "cxlbed-stream has no chain: --chain refused" [ $? -ne 0 ]
+
+# cxlbed-pool's kernel knobs: a bad one is refused while the options are
+# read, before anything in the system is changed
+[ -x "$bin/cxlbed-pool" ] || { for i in 1 2 3 4; do skip "cxlbed-pool not built"; done; finish; }
+"$bin/cxlbed-pool" --knob scan_size=8 gups >"$out" 2>"$err"
+check "cxlbed-pool --knob with an unknown knob exits 2" [ $? -eq 2 ]
+check "and names the knob" grep -q "knob.*not scan_size=8" "$err"
+"$bin/cxlbed-pool" --knob scan_delay_ms=-1 gups >"$out" 2>"$err"
+check "a negative value is refused" [ $? -eq 2 ]
+"$bin/cxlbed-pool" --knob scan_delay_ms=8 --knob damon_quota_mb=4 nosuch >"$out" 2>"$err"
+check "good knobs pass, and the next error is the workload's" grep -q "unknown workload 'nosuch'" "$err"
 finish

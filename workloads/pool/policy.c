@@ -2,8 +2,10 @@
 /* Tiering policies: system-wide set-up and teardown; see policy.h. */
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <numaif.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,10 +47,19 @@ bool pw_policy_needs_full_node(enum pw_policy p)
 
 void pw_knobs_default(struct pw_kernel_knobs *k)
 {
-	/* One jiffy is 4 ms (HZ=250): NUMA balancing cannot scan faster. */
+	/*
+	 * The kernel's defaults (1000 ms scan delay, period and hot threshold)
+	 * scaled down 10x, so that tpp acts within runs of a few hundred
+	 * modeled ms. The period cannot be shorter anyway: the kernel floors
+	 * it at 1000 / (2560 / scan_size_mb) ms, its cap on the address space
+	 * scanned per second (task_scan_min), 100 ms at the default 256 MB;
+	 * a setting of 4 ms scanned gups's table every ~100 ms all the same.
+	 * The first scan comes one jiffy (4 ms at HZ=250) after the child
+	 * starts.
+	 */
 	k->scan_delay_ms = 4;
-	k->scan_period_min_ms = 4;
-	k->scan_period_max_ms = 16;
+	k->scan_period_min_ms = 100;
+	k->scan_period_max_ms = 100;
 	k->hot_threshold_ms = 100;
 	k->damon_sample_us = 200;
 	k->damon_aggr_us = 4000;
@@ -58,6 +69,35 @@ void pw_knobs_default(struct pw_kernel_knobs *k)
 	k->damon_quota_mb = 16;
 	k->damon_quota_ms = 2;
 	k->damon_quota_reset_ms = 20;
+}
+
+int pw_knob_set(struct pw_kernel_knobs *k, const char *arg)
+{
+#define K(f) { #f, offsetof(struct pw_kernel_knobs, f) }
+	static const struct { const char *name; size_t off; } knob[] = {
+		K(scan_delay_ms), K(scan_period_min_ms), K(scan_period_max_ms),
+		K(hot_threshold_ms), K(damon_sample_us), K(damon_aggr_us),
+		K(damon_update_us), K(damon_hot_pct), K(damon_cold_age),
+		K(damon_quota_mb), K(damon_quota_ms), K(damon_quota_reset_ms),
+	};
+#undef K
+	const char *eq = strchr(arg, '=');
+	unsigned long v;
+	char *end;
+
+	if (!eq || !eq[1])
+		return -1;
+	errno = 0;
+	v = strtoul(eq + 1, &end, 10);
+	if (*end || errno || v > UINT_MAX || eq[1] == '-')
+		return -1;
+	for (size_t i = 0; i < sizeof(knob) / sizeof(knob[0]); i++)
+		if (strlen(knob[i].name) == (size_t)(eq - arg) &&
+		    !strncmp(knob[i].name, arg, (size_t)(eq - arg))) {
+			*(unsigned *)((char *)k + knob[i].off) = (unsigned)v;
+			return 0;
+		}
+	return -1;
 }
 
 #define NB_DEBUGFS "/sys/kernel/debug/sched/numa_balancing"
@@ -264,27 +304,19 @@ int pw_policy_setup(enum pw_policy p, const struct pw_kernel_knobs *k,
 	}
 }
 
-/* Is NUMA balancing in memory-tiering mode (tpp)? */
-static bool tiering_mode(void)
-{
-	return cp_read_llf(0, "/proc/sys/kernel/numa_balancing") & 2;
-}
-
 /* What user pages can still take on the node, in bytes, from
- * /proc/zoneinfo: each zone's free pages above the watermark kswapd
- * reclaims to and its lowmem reserve (the largest protection entry:
- * ZONE_DMA keeps ~1.5 MiB from user pages on a 512 MiB guest, which
- * MemFree counts; a remainder sized from MemFree - low could not be had
- * and was OOM-killed). That watermark is the high one, but in
+ * /proc/zoneinfo: each zone's free pages above its high watermark and its
+ * lowmem reserve (the largest protection entry: ZONE_DMA keeps ~1.5 MiB
+ * from user pages on a 512 MiB guest, which MemFree counts; a remainder
+ * sized from MemFree - low could not be had and was OOM-killed). In
  * memory-tiering mode kswapd balances a node up to the promo watermark
- * (high plus the low-high gap again), demoting to get there: sized from
- * high, tpp's node lost that gap of its data at the first reclaim (282
- * KiB of a 1 MiB limit left in tier-gups, docs/pooling.md). */
+ * (high plus the low-high gap again) to leave promotions room: that room
+ * comes out of tpp's own share, as on any node, so that no policy holds
+ * more than the others (docs/pooling.md, "The local limit"). */
 static long long usable_free(int node)
 {
 	char line[512];
-	long long sum = 0, free = 0, high = 0, promo = 0, v;
-	bool tiering = tiering_mode();
+	long long sum = 0, free = 0, high = 0, v;
 	int in = 0, n;
 	FILE *f = fopen("/proc/zoneinfo", "re");
 
@@ -294,15 +326,13 @@ static long long usable_free(int node)
 		char *p;
 
 		if (sscanf(line, "Node %d, zone", &n) == 1)
-			in = n == node, promo = 0;
+			in = n == node;
 		else if (in && sscanf(line, " pages free %lld", &v) == 1)
 			free = v;
 		else if (in && sscanf(line, " high %lld", &v) == 1)
 			high = v;
-		else if (in && sscanf(line, " promo %lld", &v) == 1)
-			promo = v;
 		else if (in && (p = strstr(line, "protection: ("))) {
-			long long prot = 0, mark = tiering && promo > high ? promo : high;
+			long long prot = 0;
 
 			for (p += 13; *p && *p != ')'; p++) {
 				v = strtoll(p, &p, 10);
@@ -311,8 +341,8 @@ static long long usable_free(int node)
 				if (*p == ')')
 					break;
 			}
-			if (free > mark + prot)
-				sum += free - mark - prot;
+			if (free > high + prot)
+				sum += free - high - prot;
 		}
 	}
 	fclose(f);

@@ -56,6 +56,9 @@ bool pw_policy_limited(enum pw_policy p);
 bool pw_policy_needs_full_node(enum pw_policy p);
 
 void pw_knobs_default(struct pw_kernel_knobs *k);
+/* "NAME=VALUE", NAME as the output's "knobs" names it: 0, or -1 for an
+ * unknown name or a value that is not a whole number. */
+int pw_knob_set(struct pw_kernel_knobs *k, const char *name_eq_value);
 /* System-wide set-up before the child runs (0, or -1 with a message in
  * @err); teardown restores what setup changed. */
 int pw_policy_setup(enum pw_policy p, const struct pw_kernel_knobs *k,

@@ -49,8 +49,10 @@ static const struct pw_workload workloads[] = {
 	{ "gups", "random updates, no hot set",
 	  "Every word is as likely to be updated as any other: there is no hot "
 	  "set, so whichever part of the table is local serves that share of the "
-	  "updates, and moving pages only costs. Policies that hold the local "
-	  "limit should be within 10% of each other.",
+	  "updates, and moving pages only costs. Policies that place pages and "
+	  "hold the local limit should be within 10% of each other; one that "
+	  "promotes what was touched lately finds every page recent, moves pages "
+	  "back and forth, and pays for it.",
 	  wl_gups },
 };
 
@@ -59,7 +61,7 @@ static __attribute__((noreturn)) void usage(int rc)
 	fprintf(rc ? stderr : stdout,
 		"usage: cxlbed-pool WORKLOAD [--policies LIST|all] [--local-fraction F]\n"
 		"                   [--steps N] [--scale N] [--batch N] [--zipf S] [--timeout S]\n"
-		"                   [--copy-lanes N]\n"
+		"                   [--copy-lanes N] [--knob NAME=VALUE]...\n"
 		"WORKLOAD: layers kv embed adam gups\n"
 		"LIST: comma-separated of all-local first-touch interleave tpp damon libcxlpool\n");
 	exit(rc);
@@ -338,6 +340,7 @@ int main(int argc, char **argv)
 		{ "zipf", required_argument, NULL, 'z' },
 		{ "timeout", required_argument, NULL, 't' },
 		{ "copy-lanes", required_argument, NULL, 'c' },
+		{ "knob", required_argument, NULL, 'k' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -351,6 +354,7 @@ int main(int argc, char **argv)
 	unsigned timeout_s = 600;
 
 	cxlbed_roi_arm();
+	pw_knobs_default(&knobs);
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'p':
@@ -381,6 +385,11 @@ int main(int argc, char **argv)
 			o.copy_lanes = atoi(optarg);
 			if (o.copy_lanes < 1 || o.copy_lanes > 7)
 				bad("--copy-lanes wants 1 to 7, not %s", optarg);
+			break;
+		case 'k':
+			if (pw_knob_set(&knobs, optarg))
+				bad("--knob wants NAME=VALUE with a knob of the output's \"knobs\", not %s",
+				    optarg);
 			break;
 		case 'h': usage(0);
 		default: usage(2);
@@ -414,7 +423,6 @@ int main(int argc, char **argv)
 		       "NUMA node (found %d tiers)\"}\n", wl->name, nt);
 		return 2;
 	}
-	pw_knobs_default(&knobs);
 	signal(SIGPIPE, SIG_IGN);
 	if (pw_code_lock())
 		fprintf(stderr, "cxlbed-pool: locking own pages: %s\n", strerror(errno));
@@ -475,10 +483,12 @@ int main(int argc, char **argv)
 	printf(",\"oom_score_adj\":%lld", cp_read_ll("/proc/self/oom_score_adj", -1));
 	printf(",\"knobs\":{\"scan_delay_ms\":%u,\"scan_period_min_ms\":%u,\"scan_period_max_ms\":%u,"
 	       "\"hot_threshold_ms\":%u,\"damon_sample_us\":%u,\"damon_aggr_us\":%u,"
-	       "\"damon_update_us\":%u,\"damon_hot_pct\":%u,\"damon_cold_age\":%u}",
+	       "\"damon_update_us\":%u,\"damon_hot_pct\":%u,\"damon_cold_age\":%u,"
+	       "\"damon_quota_mb\":%u,\"damon_quota_ms\":%u,\"damon_quota_reset_ms\":%u}",
 	       knobs.scan_delay_ms, knobs.scan_period_min_ms, knobs.scan_period_max_ms,
 	       knobs.hot_threshold_ms, knobs.damon_sample_us, knobs.damon_aggr_us,
-	       knobs.damon_update_us, knobs.damon_hot_pct, knobs.damon_cold_age);
+	       knobs.damon_update_us, knobs.damon_hot_pct, knobs.damon_cold_age,
+	       knobs.damon_quota_mb, knobs.damon_quota_ms, knobs.damon_quota_reset_ms);
 	fputs(",\"policies\":[", stdout);
 	for (int p = 0, k = 0; p < PW_NPOLICIES; p++) {
 		bool ok, same;

@@ -27,8 +27,8 @@ static uint64_t next(uint64_t x)
 
 int wl_gups(struct pw *w)
 {
-	size_t words = w->o.scale ? w->o.scale : 512 * 1024;
-	int steps = w->o.steps ? w->o.steps : 4;
+	size_t words = w->o.scale ? w->o.scale : 2048 * 1024;
+	int steps = w->o.steps ? w->o.steps : 2;
 	size_t per_step = words / 2, bad = 0;
 	uint64_t *t, r = 0x123456789ABCDEFull;
 
