@@ -33,8 +33,8 @@ JsonArray *policy_report_policies(const struct res_workload *w);
  * gain on it), each policy whose pages went back and forth between the
  * tiers (its migrations are in its time), each policy that held more
  * local memory than its limit (its time is not comparable), and how far
- * apart the policies that held the limit came. Plain text; NULL when there is nothing to say; caller
- * frees.
+ * apart the policies that held the limit came. Plain text; NULL when
+ * there is nothing to say; caller frees.
  */
 char *policy_report_reading(const struct res_workload *w);
 /* hit-ratio-NAME-HOST.svg: the file of @w's plot; caller frees. */

@@ -71,16 +71,19 @@ void pw_knobs_default(struct pw_kernel_knobs *k)
 	k->damon_quota_reset_ms = 20;
 }
 
+/* Every knob by the name the output and --knob give it, in output order. */
+#define K(f) { #f, offsetof(struct pw_kernel_knobs, f) }
+static const struct { const char *name; size_t off; } knob[] = {
+	K(scan_delay_ms), K(scan_period_min_ms), K(scan_period_max_ms),
+	K(hot_threshold_ms), K(damon_sample_us), K(damon_aggr_us),
+	K(damon_update_us), K(damon_hot_pct), K(damon_cold_age),
+	K(damon_quota_mb), K(damon_quota_ms), K(damon_quota_reset_ms),
+};
+#undef K
+#define NKNOBS (sizeof(knob) / sizeof(knob[0]))
+
 int pw_knob_set(struct pw_kernel_knobs *k, const char *arg)
 {
-#define K(f) { #f, offsetof(struct pw_kernel_knobs, f) }
-	static const struct { const char *name; size_t off; } knob[] = {
-		K(scan_delay_ms), K(scan_period_min_ms), K(scan_period_max_ms),
-		K(hot_threshold_ms), K(damon_sample_us), K(damon_aggr_us),
-		K(damon_update_us), K(damon_hot_pct), K(damon_cold_age),
-		K(damon_quota_mb), K(damon_quota_ms), K(damon_quota_reset_ms),
-	};
-#undef K
 	const char *eq = strchr(arg, '=');
 	unsigned long v;
 	char *end;
@@ -91,13 +94,21 @@ int pw_knob_set(struct pw_kernel_knobs *k, const char *arg)
 	v = strtoul(eq + 1, &end, 10);
 	if (*end || errno || v > UINT_MAX || eq[1] == '-')
 		return -1;
-	for (size_t i = 0; i < sizeof(knob) / sizeof(knob[0]); i++)
+	for (size_t i = 0; i < NKNOBS; i++)
 		if (strlen(knob[i].name) == (size_t)(eq - arg) &&
 		    !strncmp(knob[i].name, arg, (size_t)(eq - arg))) {
 			*(unsigned *)((char *)k + knob[i].off) = (unsigned)v;
 			return 0;
 		}
 	return -1;
+}
+
+void pw_knobs_json(FILE *f, const struct pw_kernel_knobs *k)
+{
+	for (size_t i = 0; i < NKNOBS; i++)
+		fprintf(f, "%s\"%s\":%u", i ? "," : "{", knob[i].name,
+			*(const unsigned *)((const char *)k + knob[i].off));
+	fputc('}', f);
 }
 
 #define NB_DEBUGFS "/sys/kernel/debug/sched/numa_balancing"
@@ -492,12 +503,19 @@ int pw_code_lock(void)
  * the parent first in one CI run. The reservation it would have given
  * back then stayed, and every process started after it was killed too.
  */
+#define OOM_SCORE_ADJ "/proc/self/oom_score_adj"
+
 int pw_oom_score(int adj)
 {
 	char v[16];
 
 	snprintf(v, sizeof(v), "%d", adj);
-	return cp_write("/proc/self/oom_score_adj", v);
+	return cp_write(OOM_SCORE_ADJ, v);
+}
+
+long long pw_oom_score_now(void)
+{
+	return cp_read_ll(OOM_SCORE_ADJ, -1);
 }
 
 /* This process's mapped pages on nodes other than @node (numa_maps). */

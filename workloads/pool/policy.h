@@ -21,6 +21,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 enum pw_policy {
 	PW_ALL_LOCAL, PW_FIRST_TOUCH, PW_INTERLEAVE, PW_TPP, PW_DAMON,
@@ -59,6 +60,8 @@ void pw_knobs_default(struct pw_kernel_knobs *k);
 /* "NAME=VALUE", NAME as the output's "knobs" names it: 0, or -1 for an
  * unknown name or a value that is not a whole number. */
 int pw_knob_set(struct pw_kernel_knobs *k, const char *name_eq_value);
+/* The knobs as one JSON object, by those names. */
+void pw_knobs_json(FILE *f, const struct pw_kernel_knobs *k);
 /* System-wide set-up before the child runs (0, or -1 with a message in
  * @err); teardown restores what setup changed. */
 int pw_policy_setup(enum pw_policy p, const struct pw_kernel_knobs *k,
@@ -130,6 +133,8 @@ void pw_code_home(int fast_node, long *was_off, long *left_off);
  * result), first the policy's child. @adj goes to /proc/self/oom_score_adj.
  */
 int pw_oom_score(int adj);
+/* This process's oom_score_adj as read back (-1 when unreadable). */
+long long pw_oom_score_now(void);
 
 /* Physical address range of a node's memory blocks. */
 int pw_node_range(int node, uint64_t *start, uint64_t *end);

@@ -23,7 +23,6 @@
 
 #include "cxlbed-roi.h"
 #include "pw.h"
-#include "sysfs.h"
 
 static const struct pw_workload workloads[] = {
 	{ "layers", "layer sweep, weights 4x the local limit",
@@ -141,7 +140,7 @@ static void print_result(FILE *f, struct pw *w)
 		fprintf(f, ",\"moved_bytes\":%llu",
 			(unsigned long long)(migrated > 0 ? migrated : 0) * 4096);
 	}
-	fprintf(f, ",\"oom_score_adj\":%lld", cp_read_ll("/proc/self/oom_score_adj", -1));
+	fprintf(f, ",\"oom_score_adj\":%lld", pw_oom_score_now());
 	fprintf(f, ",\"hit_ratio\":%.4f",
 		w->acc_all ? (double)w->hit_all / (double)w->acc_all : -1.0);
 	fputs(",\"series\":[", f);
@@ -480,15 +479,9 @@ int main(int argc, char **argv)
 	json_str(stdout, wl->reading);
 	printf(",\"fast_node\":%d,\"far_node\":%d,\"local_fraction\":%.3f,\"clock\":\"guest\"",
 	       fast, far, o.local_fraction);
-	printf(",\"oom_score_adj\":%lld", cp_read_ll("/proc/self/oom_score_adj", -1));
-	printf(",\"knobs\":{\"scan_delay_ms\":%u,\"scan_period_min_ms\":%u,\"scan_period_max_ms\":%u,"
-	       "\"hot_threshold_ms\":%u,\"damon_sample_us\":%u,\"damon_aggr_us\":%u,"
-	       "\"damon_update_us\":%u,\"damon_hot_pct\":%u,\"damon_cold_age\":%u,"
-	       "\"damon_quota_mb\":%u,\"damon_quota_ms\":%u,\"damon_quota_reset_ms\":%u}",
-	       knobs.scan_delay_ms, knobs.scan_period_min_ms, knobs.scan_period_max_ms,
-	       knobs.hot_threshold_ms, knobs.damon_sample_us, knobs.damon_aggr_us,
-	       knobs.damon_update_us, knobs.damon_hot_pct, knobs.damon_cold_age,
-	       knobs.damon_quota_mb, knobs.damon_quota_ms, knobs.damon_quota_reset_ms);
+	printf(",\"oom_score_adj\":%lld", pw_oom_score_now());
+	fputs(",\"knobs\":", stdout);
+	pw_knobs_json(stdout, &knobs);
 	fputs(",\"policies\":[", stdout);
 	for (int p = 0, k = 0; p < PW_NPOLICIES; p++) {
 		bool ok, same;
