@@ -22,25 +22,22 @@ bool mc_level_init(struct mc_level *l, uint64_t bytes, uint32_t ways,
 		while ((1u << l->set_shift) < l->sets)
 			l->set_shift++;
 	}
-	/* tags, flags, MRU bits; whole host lines */
-	l->block = (5 * ways + sizeof(uint32_t) + 63) & ~63u;
+	/* tags, flags, MRU bits, then the ready times; whole host lines */
+	l->ready_off = (5 * ways + sizeof(uint32_t) + 63) & ~63u;
+	l->block = (l->ready_off + ways * sizeof(double) + 63) & ~63u;
 	l->mem = aligned_alloc(64, (uint64_t)l->sets * l->block);
-	if (l->mem)
-		memset(l->mem, 0, (uint64_t)l->sets * l->block);
-	l->ready = malloc((uint64_t)l->sets * ways * sizeof(*l->ready));
-	if (!l->mem || !l->ready) {
+	if (!l->mem) {
 		mc_level_free(l);
 		return false;
 	}
 	/* touched now, not page by page during the first region measured */
-	memset(l->ready, 0, (uint64_t)l->sets * ways * sizeof(*l->ready));
+	memset(l->mem, 0, (uint64_t)l->sets * l->block);
 	return true;
 }
 
 void mc_level_free(struct mc_level *l)
 {
 	free(l->mem);
-	free(l->ready);
 	memset(l, 0, sizeof(*l));
 }
 
@@ -56,7 +53,12 @@ static inline uint8_t *flags_of(const struct mc_level *l, uint8_t *set)
 
 static inline uint32_t *mru_of(const struct mc_level *l, uint8_t *set)
 {
-	return (uint32_t *)(set + l->block - sizeof(uint32_t));
+	return (uint32_t *)(set + l->ready_off - sizeof(uint32_t));
+}
+
+static inline double *ready_of(const struct mc_level *l, uint8_t *set)
+{
+	return (double *)(set + l->ready_off);
 }
 
 /*
@@ -144,7 +146,7 @@ uint8_t mc_flags(const struct mc_level *l, const struct mc_ref *r)
 double mc_ready(const struct mc_level *l, const struct mc_ref *r)
 {
 	return flags_of(l, r->set)[r->way] & MC_PENDING ?
-	       l->ready[r->index * l->ways + r->way] : 0;
+	       ready_of(l, r->set)[r->way] : 0;
 }
 
 void mc_drop(struct mc_level *l, const struct mc_ref *r)
@@ -163,7 +165,7 @@ uint8_t mc_use(struct mc_level *l, const struct mc_ref *r, uint8_t set_flags,
 	if (ready) {
 		*ready = 0;
 		if (old & MC_PENDING) {
-			*ready = l->ready[r->index * l->ways + r->way];
+			*ready = ready_of(l, r->set)[r->way];
 			if (*ready <= settled)
 				*f &= ~MC_PENDING;
 		}
@@ -187,7 +189,7 @@ bool mc_put(struct mc_level *l, const struct mc_ref *r, uint8_t flags,
 	flags &= ~MC_PENDING;
 	if (ready > 0) {	/* 0: arrived long ago, nothing to keep */
 		flags |= MC_PENDING;
-		l->ready[r->index * l->ways + w] = ready;
+		ready_of(l, r->set)[w] = ready;
 	}
 	t[w] = r->tag;
 	f[w] = flags;
@@ -228,7 +230,7 @@ bool mc_take(struct mc_level *l, uint64_t line, uint8_t flags, double *ready)
 	if ((*f & flags) != flags)
 		return false;
 	if (ready)
-		*ready = *f & MC_PENDING ? l->ready[r.index * l->ways + r.way] : 0;
+		*ready = *f & MC_PENDING ? ready_of(l, r.set)[r.way] : 0;
 	mc_drop(l, &r);
 	return true;
 }

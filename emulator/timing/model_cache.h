@@ -28,12 +28,14 @@
 #define MC_RUNON	0x8
 
 /*
- * Layout: everything a lookup and a replacement choice read is in one
- * block per set, aligned to host cache lines (16 ways: two lines; 12 or
- * fewer: one): the ways' tags (32-bit: line / sets + 1, the set implied;
- * 0 = empty way), their flags (a byte each), and the set's MRU bits.
- * Tags are compared four at a time. Ready times are read only on a hit
- * of a pending line or written on an insert: apart.
+ * Layout: one block per set, aligned to host cache lines. First what a
+ * lookup and a replacement choice read (16 ways: two lines; 12 or fewer:
+ * one): the ways' tags (32-bit: line / sets + 1, the set implied; 0 =
+ * empty way), their flags (a byte each), and the set's MRU bits. Tags are
+ * compared four at a time. Then the ways' ready times, read only on a hit
+ * of a pending line and written on an insert: a stream does both for
+ * every line, and with them in a separate array each was a host cache
+ * miss of its own (the block's next lines come in with it).
  *
  * Replacement is pseudo-LRU with one MRU bit per way (as many real caches
  * do): a use sets its way's bit, and when that would set them all, the
@@ -45,9 +47,10 @@ struct mc_level {
 	uint32_t set_mask;	/* sets - 1 when sets is a power of two, else 0 */
 	uint32_t set_shift;	/* log2(sets) when a power of two */
 	uint32_t block;		/* bytes per set */
+	uint32_t ready_off;	/* where a block's ready times begin */
 	uint32_t full;		/* MRU bits of every way */
-	uint8_t *mem;		/* sets * block */
-	double *ready;		/* [set * ways + way]: modeled ns the data is there */
+	uint8_t *mem;		/* sets * block; a way's ready time: modeled ns
+				 * its data is there (kept while MC_PENDING) */
 };
 
 /*
