@@ -776,7 +776,16 @@ static void finish_one(struct run *run, struct pending *p)
 			out + (n > 300 ? n - 300 : 0),
 			json_object_get_string_member_with_default(res, "stderr", ""));
 	} else if (!rw->ok) {
-		rw->error = g_strdup_printf("exit %" G_GINT64_FORMAT ": %s", status,
+		/* killed by the agent at its timeout (guest clock, which is
+		 * modeled time with the timing model) or by a signal of the
+		 * guest's own, such as the OOM killer's: say which */
+		gint64 sig = json_object_get_int_member_with_default(res, "signal", 0);
+
+		rw->error = g_strdup_printf("exit %" G_GINT64_FORMAT "%s%s after %.3f s of guest clock%s: %s",
+			status, sig ? ", signal " : "", sig ? g_strsignal((int)sig) : "",
+			json_object_get_double_member_with_default(res, "wall_s", -1),
+			json_object_get_boolean_member_with_default(res, "timed_out", FALSE) ?
+			", timed out" : "",
 			json_object_get_string_member_with_default(res, "stderr", ""));
 	}
 	/* a protected workload's markers in modeled time (docs/faults.md) */
