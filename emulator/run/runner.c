@@ -776,9 +776,9 @@ static void finish_one(struct run *run, struct pending *p)
 			out + (n > 300 ? n - 300 : 0),
 			json_object_get_string_member_with_default(res, "stderr", ""));
 	} else if (!rw->ok) {
-		/* killed by the agent at its timeout (guest clock, which is
-		 * modeled time with the timing model) or by a signal of the
-		 * guest's own, such as the OOM killer's: say which */
+		/* name a signal and the agent's timeout (on the guest clock:
+		 * modeled time with the timing model), so that an exit 137
+		 * says whether the OOM killer or the timeout ended it */
 		gint64 sig = json_object_get_int_member_with_default(res, "signal", 0);
 
 		rw->error = g_strdup_printf("exit %" G_GINT64_FORMAT "%s%s after %.3f s of guest clock%s: %s",
