@@ -55,7 +55,7 @@ int main(void)
 	g_autoptr(GError) err = NULL;
 	struct scenario *s;
 
-	dir = g_dir_make_tmp("cxlbed-faults-XXXXXX", NULL);
+	scratch_dir("cxlbed-faults-XXXXXX");
 	plan(14 + 18);
 	g_free(write_file("t.topo",
 		"[pool p0]\nsize = 512M\nld-size = 256M\n[pool p1]\nsize = 256M\n"

@@ -22,7 +22,7 @@ int main(void)
 	g_autofree char *topo = NULL, *good = NULL;
 	struct scenario *s;
 
-	dir = g_dir_make_tmp("cxlbed-scn-XXXXXX", NULL);
+	scratch_dir("cxlbed-scn-XXXXXX");
 	plan(18 + bad_scn->len);
 	for (guint i = 0; i < bad_scn->len; i++)
 		check_bad_file(g_ptr_array_index(bad_scn, i), load_scenario);

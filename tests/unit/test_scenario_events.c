@@ -4,19 +4,8 @@
  * and FILE:LINE for what it does not, in the file and against the
  * topology (scenario_check_events).
  */
-#include "tap.h"
-#include "error.h"
-#include "scenario.h"
-
-static char *dir;
-
-static char *write_file(const char *name, const char *text)
-{
-	char *path = g_build_filename(dir, name, NULL);
-
-	g_file_set_contents(path, text, -1, NULL);
-	return path;
-}
+#define SCENARIO_TEST_OWN_BAD
+#include "scenario_test.h"
 
 static const char *const head =
 	"[scenario]\ntopology = t.topo\n"		/* lines 1-2 */
@@ -52,7 +41,7 @@ int main(void)
 	g_autofree char *good = NULL, *text = NULL;
 	struct scenario *s;
 
-	dir = g_dir_make_tmp("cxlbed-scn-XXXXXX", NULL);
+	scratch_dir("cxlbed-scn-XXXXXX");
 	plan(10 + 10 + 1);
 	g_free(write_file("t.topo",
 		"[pool p0]\nsize = 512M\nld-size = 256M\n[host h0]\n[bridge hb0]\n"

@@ -114,7 +114,7 @@ int main(void)
 {
 	g_autofree char *topo = NULL;
 
-	dir = g_dir_make_tmp("cxlbed-scnu-XXXXXX", NULL);
+	scratch_dir("cxlbed-scnu-XXXXXX");
 	topo = write_file("t.topo", "[host h0]\n");
 	plan(21);
 	good();
