@@ -81,17 +81,26 @@ for i in $(seq "$RUNS"); do
 	lines+=("$(run marker cost=lines)")
 	plug+=("$(run marker)")
 done
+# "MIN-MAX" of column $1 over the runs: this host's run-to-run spread,
+# which a ratio of the best runs hides (plain TCG's read is bimodal here)
+spread() { awk -v c="$1" '{ if (NR == 1 || $c < lo) lo = $c; if (NR == 1 || $c > hi) hi = $c }
+	END { printf "%.3f-%.3f", lo, hi }'; }
+
 read -r bs bc bsc bcc bw <<< "$(printf '%s\n' "${base[@]}" | best)"
 read -r ps pc psc pcc pw <<< "$(printf '%s\n' "${plug[@]}" | best)"
 read -r _ _ nsc ncc _ <<< "$(printf '%s\n' "${count[@]}" | best)"
 read -r _ _ csc ccc _ <<< "$(printf '%s\n' "${calls[@]}" | best)"
 read -r _ _ lsc lcc _ <<< "$(printf '%s\n' "${lines[@]}" | best)"
+bspread=$(printf '%s\n' "${base[@]}" | spread 3)
+pspread=$(printf '%s\n' "${plug[@]}" | spread 3)
 echo "timing plugin overhead (membench ${MIB} MiB, best of $RUNS, plain TCG vs every access modeled):"
 awk -v bs="$bs" -v bc="$bc" -v bsc="$bsc" -v bcc="$bcc" -v bw="$bw" \
     -v nsc="$nsc" -v ncc="$ncc" -v csc="$csc" -v ccc="$ccc" -v lsc="$lsc" -v lcc="$lcc" \
-    -v ps="$ps" -v pc="$pc" -v psc="$psc" -v pcc="$pcc" -v pw="$pw" 'BEGIN {
+    -v ps="$ps" -v pc="$pc" -v psc="$psc" -v pcc="$pcc" -v pw="$pw" \
+    -v bspread="$bspread" -v pspread="$pspread" -v runs="$RUNS" 'BEGIN {
 	print "  host CPU time of the vCPU thread in each region:"
 	printf "    sequential read  %7.3f s -> %7.3f s  %.2fx (goal <= 3x)\n", bsc, psc, psc / bsc
+	printf "      (all %d runs: plain %s s, modeled %s s)\n", runs, bspread, pspread
 	printf "    pointer chase    %7.3f s -> %7.3f s  %.2fx\n", bcc, pcc, pcc / bcc
 	printf "    memory-bound loop total: %.2fx\n", (psc + pcc) / (bsc + bcc)
 	print "  where it goes (host CPU time of the regions, x plain TCG):"
