@@ -61,6 +61,8 @@ void write_report(void)
 			.rerings = tp.cs.rerings,
 			.held_reads = tp.cs.held_reads,
 			.held_max_ns = tp.cs.held_max_ns,
+			.warp_joins = tp.cs.warp_joins,
+			.warp_join_max_ns = tp.cs.warp_join_max_ns,
 			.vcpus = vcpus, .nvcpus = nvcpus,
 			.others_ns = tp.guest_time && tp.armed == 2 ?
 				tm_sync_min_outside(&tp.sync, tp.cfg.host_index * TM_MAX_VCPUS,

@@ -241,14 +241,16 @@ bool roi_write_report(struct roi_log *l, const struct roi_report_ctx *ctx,
 			"\"late_max_ns\": %.1f, \"warps\": %" PRIu64
 			", \"warped_ns\": %.0f, \"ring_timeouts\": %" PRIu64
 			", \"kick_timeouts\": %" PRIu64 ", \"rerings\": %" PRIu64
-			", \"held_reads\": %" PRIu64 ", \"held_max_ns\": %" PRIu64,
+			", \"held_reads\": %" PRIu64 ", \"held_max_ns\": %" PRIu64
+			", \"warp_joins\": %" PRIu64 ", \"warp_join_max_ns\": %.0f",
 			ctx->clock.irqs, ctx->clock.handled,
 			ctx->clock.stray,
 			ctx->clock.late_mean_ns, ctx->clock.late_max_ns,
 			ctx->clock.warps, ctx->clock.warped_ns,
 			ctx->clock.ring_timeouts, ctx->clock.kick_timeouts,
 			ctx->clock.rerings, ctx->clock.held_reads,
-			ctx->clock.held_max_ns);
+			ctx->clock.held_max_ns, ctx->clock.warp_joins,
+			ctx->clock.warp_join_max_ns);
 	if (ctx->clock.on)
 		write_clock_state(f, &ctx->clock);
 	else

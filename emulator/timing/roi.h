@@ -92,6 +92,8 @@ struct roi_clock_report {
 	uint64_t rerings;	/* a lost clock interrupt raised again */
 	uint64_t held_reads;	/* reads held up to another vCPU's time */
 	uint64_t held_max_ns;	/* ... by at most this much */
+	uint64_t warp_joins;	/* resumes moved up to the host's latest warp */
+	double warp_join_max_ns;	/* ... by at most this much */
 	const struct roi_vcpu_clock *vcpus;
 	int nvcpus;
 	double others_ns;	/* slowest clock of the other hosts; <0: none */

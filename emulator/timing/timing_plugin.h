@@ -93,6 +93,8 @@ struct clock_stats {
 	uint64_t rerings;	/* a ring that had not woken its vCPU, raised again */
 	uint64_t held_reads;	/* reads answered above the vCPU's own clock */
 	uint64_t held_max_ns;	/* ... by at most this much */
+	uint64_t warp_joins;	/* resumes moved up to a warp's time */
+	double warp_join_max_ns;	/* ... by at most this much */
 };
 
 struct tp_state {
@@ -141,9 +143,10 @@ struct tp_state {
 	uint64_t clock_last;	/* the largest time handed to the guest */
 	uint64_t io_start, io_end, fix_start, fix_end;	/* from the guest */
 	uint64_t apic_icr;	/* from the guest: xAPIC ICR, 0: unknown */
-	GMutex idle_lock;	/* halted, idle_next, wake_at */
+	GMutex idle_lock;	/* halted, idle_next, warped_to, wake_at */
 	int halted;		/* vCPUs of this host that are halted */
 	uint64_t idle_next;	/* earliest deadline of a halted vCPU; ~0: none */
+	uint64_t warped_to;	/* the latest deadline a warp jumped to */
 	GCond warp_cond;	/* the warper thread's wake-up */
 	struct clock_stats cs;
 };

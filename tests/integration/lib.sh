@@ -132,7 +132,7 @@ three_runs() {
 	: >"$outroot/$tr_name.valves"
 	[ -s "$outroot/$tr_name.far" ] && for r in 1 2 3; do
 		for tr_rep in "$outroot/$tr_name-$r"/timing-*.json; do
-			[ -f "$tr_rep" ] && jq -r --arg r "$r" '"run \($r) \(.host): sync_timeouts \(.sync_timeouts) stale_rejoins \(.stale_rejoins) together_timeouts \(.together.timeouts // 0) ring_timeouts \(.guest_clock.ring_timeouts // 0) kick_timeouts \(.guest_clock.kick_timeouts // 0) rerings \(.guest_clock.rerings // 0)"' "$tr_rep"
+			[ -f "$tr_rep" ] && jq -r --arg r "$r" '"run \($r) \(.host): sync_timeouts \(.sync_timeouts) stale_rejoins \(.stale_rejoins) together_timeouts \(.together.timeouts // 0) ring_timeouts \(.guest_clock.ring_timeouts // 0) kick_timeouts \(.guest_clock.kick_timeouts // 0) rerings \(.guest_clock.rerings // 0) warp_joins \(.guest_clock.warp_joins // 0)"' "$tr_rep"
 		done
 	done >>"$outroot/$tr_name.valves"
 	valves=$(one_line "$(cat "$outroot/$tr_name.valves")")
