@@ -22,6 +22,12 @@ const char *cxlbed_state_dir(void);
 /* Uncompressed kernel: QEMU boots it directly (PVH), ~1 s less per boot
  * than bzImage decompression under TCG. */
 #define CXLBED_GUEST_KERNEL "build/guest/vmlinux"
+/*
+ * Its symbols, to name where a silent guest's vCPUs are; optional (Debian's
+ * package holds a placeholder): the real System.map, or /proc/kallsyms
+ * from any boot of the guest (nokaslr: the same addresses every boot).
+ */
+#define CXLBED_GUEST_SYSTEM_MAP "build/guest/System.map"
 #define CXLBED_DEFAULT_TOPOLOGY "topologies/default.topo"
 #define CXLBED_DEFAULT_SCENARIO "workloads/scenarios/default.scn"
 #define CXLBED_RESULTS "results"
