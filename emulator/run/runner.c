@@ -1036,10 +1036,13 @@ static char *boot_silent(struct run *run, struct host_run *hr, GError *err)
 		return NULL;
 	where = vcpu_where(hr->qmp, cxlbed_path(CXLBED_GUEST_SYSTEM_MAP), cpus_log,
 			   deadline_in(run, QMP_CONNECT_S), NULL);
-	msg = g_strdup_printf("%s (vCPUs at: %s)", err->message, where ? where : "QEMU did not say");
+	if (!where)
+		where = g_strdup("QEMU did not say");
+	msg = g_strdup_printf("%s (vCPUs at: %s)", err->message, where);
 	g_free(err->message);
 	err->message = msg;
-	return g_strdup("the guest went silent before its agent came up");
+	return g_strdup_printf("the guest went silent before its agent came up (vCPUs at: %s)",
+			       where);
 }
 
 /* Why @hr's boot failed for the platform's reasons (@err: connect_host's), or NULL. */
@@ -1135,8 +1138,8 @@ static void boot_hosts(struct run *run)
 
 			if (!hr->failed && !qemu_proc_interrupted() &&
 			    !connect_host(run, hr, &e) && (why = boot_broken(run, hr, e)))
-				g_string_append_printf(broken, "%s%s: %s (%s)", broken->len ? "; " : "",
-						       hr->h->id, why, e->message);
+				g_string_append_printf(broken, "%s%s: %s", broken->len ? "; " : "",
+						       hr->h->id, why);
 			g_ptr_array_add(errors, e);
 		}
 		may_retry = !start_failed && attempt < BOOT_ATTEMPTS;
