@@ -1019,6 +1019,15 @@ static bool file_has(const char *path, const char *what)
 	return g_file_get_contents(path, &text, NULL, NULL) && strstr(text, what);
 }
 
+/* @err is a time-out on a guest whose QEMU still runs, before the run's own deadline. */
+static bool waited_on_live_guest(const struct run *run, const struct host_run *hr,
+				 const GError *err)
+{
+	return g_error_matches(err, G_IO_ERROR, G_IO_ERROR_TIMED_OUT) &&
+	       g_get_monotonic_time() < run->deadline && hr->proc &&
+	       !qemu_proc_exited(hr->proc);
+}
+
 /*
  * A guest whose agent never greeted while QEMU ran, the run's own deadline
  * not reached, and whose console names no known stall: it went silent
@@ -1031,8 +1040,7 @@ static char *boot_silent(struct run *run, struct host_run *hr, GError *err)
 	g_autofree char *where = NULL;
 	char *msg;
 
-	if (!g_error_matches(err, G_IO_ERROR, G_IO_ERROR_TIMED_OUT) ||
-	    g_get_monotonic_time() >= run->deadline || !hr->qmp)
+	if (!waited_on_live_guest(run, hr, err) || !hr->qmp)
 		return NULL;
 	where = vcpu_where(hr->qmp, cxlbed_path(CXLBED_GUEST_SYSTEM_MAP), cpus_log,
 			   deadline_in(run, QMP_CONNECT_S), NULL);
@@ -1098,9 +1106,7 @@ static void keep_attempt_logs(const struct run *run, const struct host_run *hr, 
 static const char *regions_hung(const struct run *run, const struct host_run *hr,
 				const GError *err)
 {
-	if (!g_error_matches(err, G_IO_ERROR, G_IO_ERROR_TIMED_OUT) ||
-	    g_get_monotonic_time() >= run->deadline || !hr->proc ||
-	    qemu_proc_exited(hr->proc))
+	if (!waited_on_live_guest(run, hr, err))
 		return NULL;
 	return "the guest stopped answering while its regions were created";
 }
