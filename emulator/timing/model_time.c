@@ -1,7 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "model_time.h"
 
+#include <errno.h>
+#include <limits.h>
+#include <linux/futex.h>
+#include <sys/syscall.h>
 #include <time.h>
+#include <unistd.h>
 
 static uint64_t mono_ms(void)
 {
@@ -17,12 +22,93 @@ void tm_sync_publish(struct tm_sync *s, int slot, double now)
 		__atomic_store_n(&s->halted[slot], 0, __ATOMIC_RELAXED);
 	if (s->beat)
 		__atomic_store_n(&s->beat[slot], mono_ms(), __ATOMIC_RELAXED);
-	__atomic_store_n(&s->slot[slot], (uint64_t)now + 1, __ATOMIC_RELEASE);
+	tm_sync_store(s, slot, (uint64_t)now + 1);
 }
 
 void tm_sync_stop(struct tm_sync *s, int slot)
 {
-	__atomic_store_n(&s->slot[slot], 0, __ATOMIC_RELEASE);
+	tm_sync_store(s, slot, 0);
+}
+
+/* Not FUTEX_PRIVATE: the words live in memory every host's QEMU maps. */
+void tm_sync_wake(struct tm_sync *s, int slot)
+{
+	__atomic_fetch_add(&s->moved[slot], 1, __ATOMIC_SEQ_CST);
+	syscall(SYS_futex, &s->moved[slot], FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
+}
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/*
+ * Spin first, while slot @w keeps moving: it runs on another host core
+ * and will pass us in a few microseconds, and a futex wake-up costs more
+ * than that (measured on the 2-core CI machine, a VM: two vCPUs streaming
+ * on two cores took 41 s with every wait asleep in the kernel, 31 s with
+ * 20 us sleeps, 4 s spinning first). Once it has not moved for
+ * SPIN_STALL_NS it has no core (a busy host): sleep until it publishes,
+ * so that it gets ours. Never spin longer than s->spin_ns in all
+ * (TM_SYNC_SPIN_NS; 0 where vCPUs outnumber host cores), so that a
+ * laggard in a long stretch of compute does not cost a core.
+ */
+#define SPIN_STALL_NS 10000
+
+bool tm_sync_sleep_on(struct tm_sync *s, int w, bool (*blocked)(void *ctx),
+		      void *ctx, unsigned int max_us)
+{
+	uint64_t start = mono_ns(), moved_at = start, left_ns;
+	uint64_t last = __atomic_load_n(&s->slot[w], __ATOMIC_ACQUIRE);
+	struct timespec pause;
+	bool woken = true;
+	uint32_t seen;
+
+	for (;;) {
+		uint64_t t, v;
+
+		if (!blocked(ctx))
+			return true;
+		for (int i = 0; i < 16; i++)
+			__builtin_ia32_pause();
+		t = mono_ns();
+		v = __atomic_load_n(&s->slot[w], __ATOMIC_ACQUIRE);
+		if (v != last) {
+			last = v;
+			moved_at = t;
+		}
+		if (t - moved_at > SPIN_STALL_NS || t - start > s->spin_ns ||
+		    !s->watchers)
+			break;
+	}
+	left_ns = (uint64_t)max_us * 1000 > mono_ns() - start ?
+		  (uint64_t)max_us * 1000 - (mono_ns() - start) : 0;
+	if (!left_ns)
+		return false;
+	pause.tv_sec = left_ns / 1000000000;
+	pause.tv_nsec = (long)(left_ns % 1000000000);
+	if (!s->watchers) {
+		if (pause.tv_sec || pause.tv_nsec > 20000) {
+			pause.tv_sec = 0;
+			pause.tv_nsec = 20000;
+		}
+		nanosleep(&pause, NULL);
+		return !blocked(ctx);
+	}
+	__atomic_fetch_add(&s->watchers[w], 1, __ATOMIC_SEQ_CST);
+	seen = __atomic_load_n(&s->moved[w], __ATOMIC_SEQ_CST);
+	if (blocked(ctx)) {
+		long rc = syscall(SYS_futex, &s->moved[w], FUTEX_WAIT, seen,
+				  &pause, NULL, 0);
+
+		/* EAGAIN: it moved between our look and the sleep */
+		woken = rc == 0 || errno == EAGAIN;
+	}
+	__atomic_fetch_sub(&s->watchers[w], 1, __ATOMIC_SEQ_CST);
+	return woken;
 }
 
 void tm_sync_halt(struct tm_sync *s, int slot, uint64_t deadline)
@@ -32,7 +118,7 @@ void tm_sync_halt(struct tm_sync *s, int slot, uint64_t deadline)
 		return;
 	}
 	__atomic_store_n(&s->halted[slot], 1, __ATOMIC_RELAXED);
-	__atomic_store_n(&s->slot[slot], deadline + 1, __ATOMIC_RELEASE);
+	tm_sync_store(s, slot, deadline + 1);
 }
 
 uint64_t tm_sync_stale_before(const struct tm_sync *s)
@@ -46,9 +132,10 @@ bool tm_sync_stale(const struct tm_sync *s, int slot, uint64_t stale_before)
 	       __atomic_load_n(&s->beat[slot], __ATOMIC_RELAXED) < stale_before;
 }
 
-/* Smallest published time over slots outside [skip_lo, skip_hi). */
-static double sync_min(const struct tm_sync *s, int skip_lo, int skip_hi,
-		       bool running_only)
+/* Smallest published time over slots outside [skip_lo, skip_hi); its
+ * slot in @at when not NULL (-1: none). */
+static double sync_min_at(const struct tm_sync *s, int skip_lo, int skip_hi,
+			  bool running_only, int *at)
 {
 	int n = __atomic_load_n(s->nslots, __ATOMIC_ACQUIRE);
 	uint64_t min = 0, old = 0;
@@ -66,10 +153,27 @@ static double sync_min(const struct tm_sync *s, int skip_lo, int skip_hi,
 		    __atomic_load_n(&s->halted[i], __ATOMIC_RELAXED))
 			continue;
 		v = __atomic_load_n(&s->slot[i], __ATOMIC_ACQUIRE);
-		if (v && (!min || v < min))
+		if (v && (!min || v < min)) {
 			min = v;
+			if (at)
+				*at = i;
+		}
 	}
 	return min ? (double)(min - 1) : -1;
+}
+
+static double sync_min(const struct tm_sync *s, int skip_lo, int skip_hi,
+		       bool running_only)
+{
+	return sync_min_at(s, skip_lo, skip_hi, running_only, NULL);
+}
+
+int tm_sync_min_slot(const struct tm_sync *s, int except)
+{
+	int at = -1;
+
+	sync_min_at(s, except, except + 1, false, &at);
+	return at;
 }
 
 double tm_sync_min(const struct tm_sync *s, int except)
@@ -96,18 +200,28 @@ bool tm_sync_ahead(struct tm_sync *s, int slot, double now)
 	return min >= 0 && now > min + (double)s->skew_ns;
 }
 
+bool tm_sync_still_ahead(void *ctx)
+{
+	struct tm_ahead *a = ctx;
+
+	return tm_sync_ahead(a->s, a->slot, a->now);
+}
+
 bool tm_sync_wait(struct tm_sync *s, int slot, double now,
 		  unsigned int timeout_ms)
 {
+	struct tm_ahead a = { s, slot, now };
 	uint64_t deadline = 0;
-	struct timespec pause = { 0, 20000 };
 
 	while (tm_sync_ahead(s, slot, now)) {
+		int w = tm_sync_min_slot(s, slot);
+
 		if (!deadline)
 			deadline = mono_ms() + timeout_ms;
 		else if (mono_ms() > deadline)
 			return false;
-		nanosleep(&pause, NULL);
+		if (w >= 0)
+			tm_sync_sleep_on(s, w, tm_sync_still_ahead, &a, 1000);
 	}
 	return true;
 }

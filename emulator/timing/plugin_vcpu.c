@@ -180,6 +180,20 @@ static bool watch_blocked(struct blocked_watch *b, const struct vcpu *o,
 }
 
 /*
+ * Sleep until the slot that holds us back publishes (or 500 us pass: the
+ * loop's host-time checks, ringing a sleeper that is due and the blocked
+ * watch, still run that often).
+ */
+#define SYNC_SLEEP_US 500
+static void sleep_on_laggard(struct vcpu *v, bool (*blocked)(void *), void *ctx)
+{
+	int w = tm_sync_min_slot(&tp.sync, v->slot);
+
+	if (w >= 0)
+		tm_sync_sleep_on(&tp.sync, w, blocked, ctx, SYNC_SLEEP_US);
+}
+
+/*
  * The skew bound: publish @now and wait (host time) while more than the
  * skew ahead of another vCPU or host. A halted vCPU publishes its next
  * clock event: once we are past it, ring it (it will not move otherwise).
@@ -187,7 +201,7 @@ static bool watch_blocked(struct blocked_watch *b, const struct vcpu *o,
  */
 static bool wait_skew(struct vcpu *v, unsigned int vi, double now)
 {
-	struct timespec pause = { 0, 20000 };
+	struct tm_ahead ahead = { &tp.sync, v->slot, now };
 	struct blocked_watch watch = { 0 };
 	uint64_t give_up = 0;
 
@@ -208,7 +222,7 @@ static bool wait_skew(struct vcpu *v, unsigned int vi, double now)
 			if (watch_blocked(&watch, o, c, ms))
 				return true;
 		}
-		nanosleep(&pause, NULL);
+		sleep_on_laggard(v, tm_sync_still_ahead, &ahead);
 	}
 	return true;
 }
@@ -439,6 +453,20 @@ static inline void on_mem(unsigned int vi, qemu_plugin_meminfo_t info,
 	on_mem_slow(vi, info, vaddr, vline, kind);
 }
 
+/* What plugin_turn re-checks once registered to sleep (tm_sync_sleep_on). */
+struct turn_of {
+	struct mf_target *t;
+	int slot;
+	double now;
+};
+
+static bool still_held(void *ctx)
+{
+	struct turn_of *a = ctx;
+
+	return ms_blocker(a->t, &tp.sync, a->slot, a->now, tp.share_ns) >= 0;
+}
+
 /*
  * Arbitration by modeled time (model_share.h): before a miss reserves
  * shared bandwidth, publish our clock and wait while an active sharer is
@@ -449,7 +477,7 @@ static inline void on_mem(unsigned int vi, qemu_plugin_meminfo_t info,
 void plugin_turn(struct tm_cpu_mem *c, struct mf_target *t, double now)
 {
 	struct vcpu *v = (struct vcpu *)((char *)c - offsetof(struct vcpu, mem));
-	struct timespec pause = { 0, 20000 };
+	struct turn_of turn = { t, v->slot, now };
 	struct blocked_watch watch = { 0 };
 	int first = tp.cfg.host_index * TM_MAX_VCPUS, w;
 	uint64_t deadline = 0;
@@ -497,7 +525,8 @@ void plugin_turn(struct tm_cpu_mem *c, struct mf_target *t, double now)
 			if (watch_blocked(&watch, o, tm_sync_published(&tp.sync, w), ms))
 				return;
 		}
-		nanosleep(&pause, NULL);
+		/* asleep until the sharer we wait for moves (model_time.h) */
+		tm_sync_sleep_on(&tp.sync, w, still_held, &turn, SYNC_SLEEP_US);
 	}
 }
 

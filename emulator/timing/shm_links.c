@@ -114,6 +114,9 @@ void tm_shared_sync(struct tm_shared *s, struct tm_sync *sync, uint64_t skew_ns,
 	sync->slot = s->slot;
 	sync->beat = s->beat;
 	sync->halted = s->halted;
+	sync->watchers = s->watchers;
+	sync->moved = s->moved;
+	sync->spin_ns = TM_SYNC_SPIN_NS;
 	sync->stale_ms = stale_ms;
 	sync->nslots = &s->nslots;
 	sync->skew_ns = skew_ns;

@@ -17,6 +17,23 @@ static uint64_t timeouts;
 
 struct worker { int slot; double step; };
 
+/* Sleeping on a slot (tm_sync_sleep_on): blocked while slot 5 is below 100. */
+static bool below_100(void *ctx)
+{
+	(void)ctx;
+	return tm_sync_published(&sync_, 5) < 100;
+}
+
+static void *publish_later(void *arg)
+{
+	struct timespec t = { 0, 50 * 1000 * 1000 };
+
+	(void)arg;
+	nanosleep(&t, NULL);	/* the sleeper is asleep by then, most likely */
+	tm_sync_publish(&sync_, 5, 100);
+	return NULL;
+}
+
 /* Advance a clock in uneven steps, checking in like the plugin does. */
 static void *run(void *arg)
 {
@@ -49,7 +66,7 @@ int main(void)
 	char *err = NULL;
 	double max = 0;
 
-	plan(10);
+	plan(14);
 	tm_vclock_start(&c, 1000, 200);
 	ok(tm_now(&c, 1100) == 250, "clock: 100 insns at 0.5 ns from 200 ns");
 	tm_stall_until(&c, 1100, 400);
@@ -102,5 +119,27 @@ int main(void)
 	tm_sync_publish(&sync_, 1, 6000);
 	ok(tm_sync_min_running(&sync_, 0) == 300,
 	   "a woken sleeper runs again (slot no longer marked halted)");
+
+	/* sleeping on the slot that holds us back, woken by its publish */
+	tm_shared_use_slot(shm, 5);
+	tm_sync_publish(&sync_, 5, 10);
+	ok(!tm_sync_sleep_on(&sync_, 5, below_100, NULL, 20000),
+	   "sleep on a slot: 20 ms and no publish, a time-out");
+	ok(tm_sync_min_slot(&sync_, 0) == 5 && tm_sync_min_slot(&sync_, 5) == TM_MAX_VCPUS + 1,
+	   "the slot with the smallest clock is the one to sleep on");
+	{
+		pthread_t p;
+		bool woken;
+
+		pthread_create(&p, NULL, publish_later, NULL);
+		/* 10 s: a lost wake-up would show as a time-out */
+		woken = tm_sync_sleep_on(&sync_, 5, below_100, NULL, 10000000);
+		pthread_join(p, NULL);
+		ok(woken && !below_100(NULL),
+		   "a publish wakes the sleeper (not its 10 s time-out)");
+	}
+	ok(tm_sync_sleep_on(&sync_, 5, below_100, NULL, 10000000) &&
+	   __atomic_load_n(&shm->watchers[5], __ATOMIC_RELAXED) == 0,
+	   "no longer held back: no wait at all, and no watcher left behind");
 	return done_testing();
 }
