@@ -25,6 +25,14 @@ void agent_free(struct agent *a)
 struct agent *agent_connect(const char *socket_path, FILE *log,
 			    gint64 deadline_us, GError **error)
 {
+	return agent_connect_watched(socket_path, log, deadline_us, NULL, NULL, error);
+}
+
+struct agent *agent_connect_watched(const char *socket_path, FILE *log,
+				    gint64 deadline_us,
+				    char *(*hung)(void *ctx), void *ctx,
+				    GError **error)
+{
 	int fd = jsonline_connect_unix(socket_path, deadline_us, error);
 	struct agent *a;
 
@@ -40,6 +48,14 @@ struct agent *agent_connect(const char *socket_path, FILE *log,
 
 		if (!msg && g_error_matches(err, G_IO_ERROR, G_IO_ERROR_TIMED_OUT) &&
 		    nudge_at < deadline_us) {
+			g_autofree char *why = hung ? hung(ctx) : NULL;
+
+			if (why) {
+				g_set_error(error, G_IO_ERROR, G_IO_ERROR_TIMED_OUT,
+					    "waiting for the guest agent: %s", why);
+				agent_free(a);
+				return NULL;
+			}
 			/* no hello yet: a request makes the agent greet at once */
 			if (agent_send(a, "ping", NULL, NULL))
 				continue;

@@ -20,6 +20,15 @@ struct agent {
 /* Connect to QEMU's end of the port and wait for the agent's hello. */
 struct agent *agent_connect(const char *socket_path, FILE *log,
 			    gint64 deadline_us, GError **error);
+/*
+ * The same, asking @hung(@ctx) every few seconds whether the guest can
+ * still come up: when it returns a reason (owned), the wait ends then
+ * with a time-out error that gives it.
+ */
+struct agent *agent_connect_watched(const char *socket_path, FILE *log,
+				    gint64 deadline_us,
+				    char *(*hung)(void *ctx), void *ctx,
+				    GError **error);
 void agent_free(struct agent *a);
 
 /* One request; returns the "result" object (owned) or NULL with the error. */

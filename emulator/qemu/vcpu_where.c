@@ -94,47 +94,73 @@ char *ksyms_name(const struct ksyms *k, uint64_t addr)
 	return g_strdup_printf("%s+0x%" PRIx64, s->name, addr - s->addr);
 }
 
+/*
+ * The next CPU block of "info registers -a" text at or after *@p: each
+ * starts "CPU#N" and has "RIP=hex ... HLT=0|1". False when none is left.
+ */
+static bool next_cpu(const char **p, unsigned *cpu, uint64_t *rip, bool *halted)
+{
+	while ((*p = strstr(*p, "CPU#"))) {
+		const char *r = strstr(*p, "RIP="), *next = strstr(*p + 4, "CPU#");
+		const char *hlt;
+
+		if (sscanf(*p, "CPU#%u", cpu) != 1 || !r || (next && r > next) ||
+		    sscanf(r, "RIP=%" SCNx64, rip) != 1) {
+			*p += 4;
+			continue;
+		}
+		hlt = strstr(r, "HLT=");
+		*halted = hlt && (!next || hlt < next) && hlt[4] == '1';
+		*p = next ? next : *p + 4;
+		return true;
+	}
+	return false;
+}
+
 char *vcpu_where_summary(const char *info, const struct ksyms *k)
 {
 	GString *out = g_string_new(NULL);
 	const char *p = info;
+	unsigned cpu;
+	uint64_t addr;
+	bool halted;
 
-	/* Each CPU's block starts "CPU#N" and has "RIP=hex ... HLT=0|1". */
-	while ((p = strstr(p, "CPU#"))) {
-		unsigned cpu;
-		const char *rip = strstr(p, "RIP="), *next = strstr(p + 4, "CPU#");
-		const char *hlt;
-		uint64_t addr;
-		g_autofree char *name = NULL;
+	while (next_cpu(&p, &cpu, &addr, &halted)) {
+		g_autofree char *name = k ? ksyms_name(k, addr) : NULL;
 
-		if (sscanf(p, "CPU#%u", &cpu) != 1 || !rip || (next && rip > next) ||
-		    sscanf(rip, "RIP=%" SCNx64, &addr) != 1) {
-			p += 4;
-			continue;
-		}
-		hlt = strstr(rip, "HLT=");
-		name = k ? ksyms_name(k, addr) : NULL;
 		g_string_append_printf(out, "%svCPU%u ", out->len ? ", " : "", cpu);
 		if (name)
 			g_string_append(out, name);
 		else
 			g_string_append_printf(out, "0x%" PRIx64, addr);
-		if (hlt && (!next || hlt < next) && hlt[4] == '1')
+		if (halted)
 			g_string_append(out, " (halted)");
-		p = next ? next : p + 4;
 	}
 	return g_string_free(out, FALSE);
 }
 
-char *vcpu_where(struct qmp *q, const char *system_map, const char *save_path,
-		 gint64 deadline_us, GError **error)
+int vcpu_halted_count(const char *info, int *ncpus)
+{
+	const char *p = info;
+	unsigned cpu;
+	uint64_t addr;
+	bool halted;
+	int n = 0, h = 0;
+
+	while (next_cpu(&p, &cpu, &addr, &halted)) {
+		n++;
+		h += halted;
+	}
+	*ncpus = n;
+	return h;
+}
+
+/* "info registers -a" through QMP: the text (owned), or NULL with @error. */
+static char *info_registers(struct qmp *q, gint64 deadline_us, GError **error)
 {
 	g_autoptr(JsonObject) args = json_object_new();
 	g_autoptr(JsonNode) ret = NULL;
-	g_autoptr(GError) map_err = NULL;
-	struct ksyms *k;
 	const char *text;
-	char *summary;
 
 	json_object_set_string_member(args, "command-line", "info registers -a");
 	ret = qmp_execute(q, "human-monitor-command", args, deadline_us, error);
@@ -146,6 +172,27 @@ char *vcpu_where(struct qmp *q, const char *system_map, const char *save_path,
 			    "info registers: no text in QEMU's answer");
 		return NULL;
 	}
+	return g_strdup(text);
+}
+
+bool vcpus_all_halted(struct qmp *q, gint64 deadline_us)
+{
+	g_autofree char *text = info_registers(q, deadline_us, NULL);
+	int n = 0;
+
+	return text && vcpu_halted_count(text, &n) == n && n > 0;
+}
+
+char *vcpu_where(struct qmp *q, const char *system_map, const char *save_path,
+		 gint64 deadline_us, GError **error)
+{
+	g_autofree char *text = info_registers(q, deadline_us, error);
+	g_autoptr(GError) map_err = NULL;
+	struct ksyms *k;
+	char *summary;
+
+	if (!text)
+		return NULL;
 	if (save_path)
 		g_file_set_contents(save_path, text, -1, NULL);
 	k = system_map ? ksyms_load(system_map, &map_err) : NULL;

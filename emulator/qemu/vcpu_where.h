@@ -10,6 +10,7 @@
 #define CXLBED_VCPU_WHERE_H
 
 #include <glib.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "qmp.h"
@@ -28,6 +29,13 @@ char *ksyms_name(const struct ksyms *k, uint64_t addr);
  * is found.
  */
 char *vcpu_where_summary(const char *info_registers, const struct ksyms *k);
+
+/* How many of the text's vCPUs are halted; their number in @ncpus. */
+int vcpu_halted_count(const char *info_registers, int *ncpus);
+
+/* Ask QEMU: is every vCPU halted (waiting for an interrupt)? False when
+ * QEMU did not answer. */
+bool vcpus_all_halted(struct qmp *q, gint64 deadline_us);
 
 /*
  * Ask QEMU, write the whole answer to @save_path, and return the summary

@@ -4,7 +4,7 @@
 # reader goes away (`cxlbed run | head -n 1`); bad input starts nothing.
 . "$(dirname "$0")/lib.sh"
 need_image
-plan 29
+plan 31
 topo=$top/topologies/direct.topo
 
 # Start a run in the background and wait until its guest agent is up (or
@@ -148,7 +148,18 @@ check "every attempt's vCPU registers kept (cpus-h0.boot1.log, cpus-h0.boot2.log
 	sh -c "for f in cpus-h0.boot1.log cpus-h0.boot2.log cpus-h0.log; do grep -q '^RIP=' '$out/'\$f && grep -q '^CPU#0' '$out/'\$f || exit 1; done"
 check "the failed boot check names where the vCPUs were" \
 	[ "$(sj "$out" '[.checks[] | select(.name == "boot:h0" and (.pass | not)) | .detail | test("vCPUs at: vCPU0")] | any')" = true ]
-both_clean() { no_qemu_left "$outroot/boot-abort" && no_qemu_left "$outroot/boot-abort-other" && no_qemu_left "$outroot/boot-stall" && no_qemu_left "$outroot/regions-hang" && no_qemu_left "$outroot/boot-silent"; }
+# A guest whose vCPUs all idle with a silent console (here its init is
+# `sleep`, so the agent never starts) is found hung long before the boot
+# time-out: CXLBED_HANG_S=8 of it ends each attempt (30 s by default).
+out=$outroot/boot-hung
+CXLBED_HANG_S=8 CXLBED_APPEND="rdinit=/bin/sleep 99999" \
+	"$cxlbed" run --boot-only --out "$out" "$top/topologies/direct.topo" >"$out.log" 2>&1
+rc=$?
+check "a guest with every vCPU halted and a silent console: found hung, booted again, then exit 1 (got $rc)" \
+	sh -c "[ $rc -eq 1 ] && jq -e '.boot_retries | length == 2' '$out/summary.json' >/dev/null"
+check "the failed boot check says why: every vCPU halted and the console silent for 8 s" \
+	[ "$(sj "$out" '[.checks[] | select(.name == "boot:h0" and (.pass | not)) | .detail | test("every vCPU halted and the console silent for 8 s")] | any')" = true ]
+both_clean() { no_qemu_left "$outroot/boot-abort" && no_qemu_left "$outroot/boot-abort-other" && no_qemu_left "$outroot/boot-stall" && no_qemu_left "$outroot/regions-hang" && no_qemu_left "$outroot/boot-silent" && no_qemu_left "$outroot/boot-hung"; }
 check "no QEMU left behind after aborts at boot" both_clean
 
 nothing_left() { ! ls "$1"/qmp-*.sock "$1"/agent-*.sock "$1"/qemu-*.pid 2>/dev/null | grep -q . && no_qemu_left "$1"; }

@@ -40,7 +40,7 @@ int main(void)
 	struct ksyms *k;
 	int fd;
 
-	plan(9);
+	plan(11);
 	fd = g_file_open_tmp("ksyms-XXXXXX", &path, NULL);
 	g_assert(fd >= 0 && write(fd, map, sizeof(map) - 1) == (ssize_t)(sizeof(map) - 1));
 	close(fd);
@@ -69,6 +69,16 @@ int main(void)
 	   "without a map: bare addresses (%s)", bare);
 	none = vcpu_where_summary("Error: no CPUs\n", k);
 	is_str(none, "", "text without CPU blocks: an empty summary");
+	{
+		static const char two_halted[] =
+			"CPU#0\nRIP=ffffffff81cd1e9f RFL=00000246 HLT=1\n"
+			"CPU#1\nRIP=ffffffff81cd1e9f RFL=00000246 HLT=1\n";
+		int n = -1, h = vcpu_halted_count(regs, &n);
+
+		ok(h == 1 && n == 3, "halted count: 1 of the 3 CPUs with a RIP (%d of %d)", h, n);
+		h = vcpu_halted_count(two_halted, &n);
+		ok(h == 2 && n == 2, "every vCPU halted: 2 of 2 (%d of %d)", h, n);
+	}
 	ksyms_free(k);
 
 	g_file_set_contents(path, "not a map\n", -1, NULL);
