@@ -31,7 +31,7 @@ static void input_free(struct table_input *in, guint n)
 }
 
 /* Every file loaded and checked before anything boots or is created. */
-static int load_all(char **paths, guint n, struct table_input *in)
+static int load_all(char **paths, guint n, struct table_input *in, bool cxl_only)
 {
 	for (guint i = 0; i < n; i++) {
 		struct scenario *loaded = NULL;
@@ -48,7 +48,7 @@ static int load_all(char **paths, guint n, struct table_input *in)
 			return 2;
 		}
 		/* A scenario file stands for its topology: the table has its own workloads. */
-		in[i].scn = scenario_table_for(in[i].topo);
+		in[i].scn = scenario_table_for(in[i].topo, cxl_only);
 		scenario_free(loaded);
 	}
 	if (!g_file_test(cxlbed_path(TIMING_PLUGIN), G_FILE_TEST_EXISTS)) {
@@ -98,6 +98,7 @@ int cmd_table(int argc, char **argv)
 {
 	g_autofree char *out = NULL;
 	g_autofree char *clock = NULL;
+	g_autofree char *nodes = NULL;
 	bool host_clock = false;
 	GOptionEntry entries[] = {
 		{ "out", 'o', 0, G_OPTION_ARG_FILENAME, &out,
@@ -105,6 +106,9 @@ int cmd_table(int argc, char **argv)
 		  "results/table-YYYYmmdd-HHMMSS-PID; a new or empty folder", "DIR" },
 		{ "guest-clock", 0, 0, G_OPTION_ARG_STRING, &clock,
 		  GUEST_CLOCK_HELP, "modeled|host" },
+		{ "nodes", 0, 0, G_OPTION_ARG_STRING, &nodes,
+		  "all (default): a row for every NUMA node and devdax region; "
+		  "cxl: leave the local DRAM nodes out", "all|cxl" },
 		{ NULL }
 	};
 	g_autoptr(GOptionContext) ctx = g_option_context_new("TOPOLOGY...");
@@ -135,6 +139,10 @@ int cmd_table(int argc, char **argv)
 	}
 	if (!parse_guest_clock("table", clock, &host_clock))
 		return 2;
+	if (nodes && strcmp(nodes, "all") && strcmp(nodes, "cxl")) {
+		fprintf(stderr, "cxlbed table: --nodes '%s': use all or cxl\n", nodes);
+		return 2;
+	}
 	if (argc < 2) {
 		fprintf(stderr, "cxlbed table: give at least one topology, e.g. "
 			"cxlbed table topologies/direct.topo topologies/default.topo\n");
@@ -142,7 +150,7 @@ int cmd_table(int argc, char **argv)
 	}
 	n = argc - 1;
 	in = g_new0(struct table_input, n);
-	rc = load_all(argv + 1, n, in);
+	rc = load_all(argv + 1, n, in, !g_strcmp0(nodes, "cxl"));
 	if (rc) {
 		input_free(in, n);
 		return rc;

@@ -59,14 +59,30 @@ void table_free(struct table *t)
 	g_free(t);
 }
 
-/* Did workload @w run at @row's place: its node, or its devdax region? */
-static bool ran_at(const struct res_workload *w, const struct table_row *row)
+/* Was workload @w started at @row's place: its node, or its devdax region? */
+static bool tried_at(const struct res_workload *w, const struct table_row *row)
 {
-	if (!w->ok || !w->output || g_strcmp0(w->host, row->host))
+	if (g_strcmp0(w->host, row->host))
 		return false;
 	if (row->dax)
 		return w->region && !g_strcmp0(w->region, row->region);
 	return !w->region && w->node == row->node;
+}
+
+/* ... and did it succeed there, with output? */
+static bool ran_at(const struct res_workload *w, const struct table_row *row)
+{
+	return w->ok && w->output && tried_at(w, row);
+}
+
+/* A place no workload was started at (`cxlbed table --nodes cxl`: the
+ * local nodes) has no row; one whose workloads failed keeps its row. */
+static bool anything_tried_at(const struct run_result *r, const struct table_row *row)
+{
+	for (guint i = 0; i < r->workloads->len; i++)
+		if (tried_at(g_ptr_array_index(r->workloads, i), row))
+			return true;
+	return false;
 }
 
 static const struct res_workload *find_workload(const struct run_result *r,
@@ -293,8 +309,14 @@ static void add_host(struct table *t, const struct run_result *r,
 	g_autoptr(GPtrArray) rows = g_ptr_array_new();
 	double local = -1;
 
-	for (guint i = 0; i < h->nodes->len; i++)
-		g_ptr_array_add(rows, build_row(r, topo, h, g_ptr_array_index(h->nodes, i)));
+	for (guint i = 0; i < h->nodes->len; i++) {
+		struct table_row *row = build_row(r, topo, h, g_ptr_array_index(h->nodes, i));
+
+		if (anything_tried_at(r, row))
+			g_ptr_array_add(rows, row);
+		else
+			row_free(row);
+	}
 	g_ptr_array_sort(rows, row_cmp);
 	for (guint i = 0; i < rows->len; i++) {
 		struct table_row *row = g_ptr_array_index(rows, i);

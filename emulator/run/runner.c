@@ -908,7 +908,8 @@ static void run_workloads(struct run *run)
 				if (n->dax && w->per_dax)
 					run_one(run, &(struct pending){
 						.hr = hr, .w = w, .node = -1, .dax = n });
-				else if (!n->dax && w->per_node)
+				else if (!n->dax && w->per_node &&
+					 (!w->cxl_nodes_only || !g_strcmp0(n->kind, "cxl")))
 					run_one(run, &(struct pending){
 						.hr = hr, .w = w, .node = n->node });
 			}

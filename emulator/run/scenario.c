@@ -105,10 +105,11 @@ static char **hosts_with_cpus(const struct cb_topology *t, int least, int most)
 /* A table workload: on every node and every devdax view of @hosts. */
 static struct scn_workload *add_table_workload(struct scenario *s, const char *id,
 					       const char *program, const char *args,
-					       char **hosts)
+					       char **hosts, bool cxl_only)
 {
 	struct scn_workload *w = add_workload(s, id, program, args);
 
+	w->cxl_nodes_only = cxl_only;
 	w->per_dax = true;
 	w->timeout_s = 600;
 	w->hosts = hosts;
@@ -123,8 +124,9 @@ static struct scn_workload *add_table_workload(struct scenario *s, const char *i
  * sustains), and the loaded-latency curve: one chaser beside 0, 1, ...,
  * vCPUs-1 streamer threads. Programs run on a devdax view get --dax; the
  * chase there checks that the memory holds its links (--chain auto).
+ * @cxl_only leaves the local DRAM nodes out.
  */
-struct scenario *scenario_table_for(const struct cb_topology *t)
+struct scenario *scenario_table_for(const struct cb_topology *t, bool cxl_only)
 {
 	struct scenario *s = scenario_new();
 	const struct cb_host *h;
@@ -139,8 +141,8 @@ struct scenario *scenario_table_for(const struct cb_topology *t)
 	s->timeout_s = 3600;
 	cb_foreach(t->hosts, const struct cb_host, h)
 		most = MAX(most, h->cpus);
-	add_table_workload(s, "chase", "cxlbed-chase", "--bytes 64M", NULL);
-	add_table_workload(s, "stream", "cxlbed-stream", "--mix all", NULL);
+	add_table_workload(s, "chase", "cxlbed-chase", "--bytes 64M", NULL, cxl_only);
+	add_table_workload(s, "stream", "cxlbed-stream", "--mix all", NULL, cxl_only);
 	/* every vCPU count present: each host streams with all of its own */
 	for (int n = 2; n <= most; n++) {
 		g_autofree char *id = g_strdup_printf("stream-x%d", n);
@@ -148,14 +150,14 @@ struct scenario *scenario_table_for(const struct cb_topology *t)
 		char **hosts = hosts_with_cpus(t, n, n);
 
 		if (hosts)
-			add_table_workload(s, id, "cxlbed-stream", args, hosts);
+			add_table_workload(s, id, "cxlbed-stream", args, hosts, cxl_only);
 	}
 	for (int n = 0; n < most; n++) {
 		g_autofree char *id = g_strdup_printf("loaded%d", n);
 		g_autofree char *args = g_strdup_printf("--load-threads %d", n);
 
 		add_table_workload(s, id, "cxlbed-loaded", args,
-				   n ? hosts_with_cpus(t, n + 1, INT_MAX) : NULL);
+				   n ? hosts_with_cpus(t, n + 1, INT_MAX) : NULL, cxl_only);
 	}
 	return s;
 }
@@ -251,10 +253,10 @@ static bool parse_workload(struct scenario *s, const struct cfg_file *f,
 				   program);
 		return false;
 	}
-	if (strcmp(nodes, "all") && strcmp(nodes, "none")) {
+	if (strcmp(nodes, "all") && strcmp(nodes, "cxl") && strcmp(nodes, "none")) {
 		cxlbed_input_error(error, f->path, cfg_section_find(sec, "nodes")->line,
-				   "nodes = '%s': use 'all' (once per NUMA node) or 'none'",
-				   nodes);
+				   "nodes = '%s': use 'all' (once per NUMA node), 'cxl' "
+				   "(once per CXL node) or 'none'", nodes);
 		return false;
 	}
 	if (strcmp(dax, "all") && strcmp(dax, "none")) {
@@ -264,7 +266,8 @@ static bool parse_workload(struct scenario *s, const struct cfg_file *f,
 		return false;
 	}
 	w = add_workload(s, sec->name, program, args);
-	w->per_node = !strcmp(nodes, "all");
+	w->per_node = strcmp(nodes, "none") != 0;
+	w->cxl_nodes_only = !strcmp(nodes, "cxl");
 	w->per_dax = !strcmp(dax, "all");
 	w->src.file = f->path;
 	w->src.line = sec->line;

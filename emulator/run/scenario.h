@@ -20,6 +20,7 @@ struct scn_workload {
 	char *setup, *cleanup;	/* command: before it and after it, not measured */
 	bool clock_check;	/* command: its own throughput vs the modeled */
 	bool per_node;		/* run once per NUMA node with --node N */
+	bool cxl_nodes_only;	/* ... of the CXL nodes only (nodes = cxl) */
 	bool per_dax;		/* run once per devdax region with --dax daxN.M */
 	bool together;		/* start on every host at once (contention) */
 	char **hosts;		/* NULL: every host */
@@ -88,7 +89,8 @@ struct scenario *scenario_default_for(const char *topology_path);
  * `cxlbed table`'s workloads on topology t (timing on): chase, stream,
  * loaded with 0 streamers, and with 1 on hosts that have 2 vCPUs or more.
  */
-struct scenario *scenario_table_for(const struct cb_topology *t);
+/* @cxl_only: the table's rows for CXL nodes and devdax regions only. */
+struct scenario *scenario_table_for(const struct cb_topology *t, bool cxl_only);
 void scenario_free(struct scenario *s);
 
 /* scenario_user.c: [scenario] packages/files, [workload] command. */

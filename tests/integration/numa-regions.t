@@ -4,13 +4,14 @@
 # gives each its own row with its own path's figures (modeled idle
 # latency within 5% of that path's configuration), and the kernel's
 # memory tiers put DRAM on top, then the faster node, then the slower.
+# Only the CXL nodes' rows are measured (--nodes cxl).
 . "$(dirname "$0")/lib.sh"
 need_image
 [ -f "$top/build/timing/libcxlbed-timing.so" ] || skip_all "timing plugin not built (run make)"
 plan 8
 
 out=$outroot/table
-"$cxlbed" table --out "$out" "$top/tests/data/two-ram-regions.topo" \
+"$cxlbed" table --nodes cxl --out "$out" "$top/tests/data/two-ram-regions.topo" \
 	>"$outroot/stdout" 2>"$outroot/stderr"
 rc=$?
 ok $rc "cxlbed table two-ram-regions exits 0"

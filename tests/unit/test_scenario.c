@@ -23,31 +23,36 @@ int main(void)
 	struct scenario *s;
 
 	scratch_dir("cxlbed-scn-XXXXXX");
-	plan(18 + bad_scn->len);
+	plan(19 + bad_scn->len);
 	for (guint i = 0; i < bad_scn->len; i++)
 		check_bad_file(g_ptr_array_index(bad_scn, i), load_scenario);
 	topo = write_file("t.topo", "[host h0]\n");
 	good = write_file("good.scn",
 		"# a comment\n[scenario]\nname = smoke\ntopology = t.topo\ntimeout = 60\n\n"
 		"[workload lat]\nprogram = cxlbed-chase\nargs = --bytes 8M\nhosts = h0\n"
-		"[workload once]\nprogram = cxlbed-stream\nnodes = none\ndax = all\n");
+		"[workload once]\nprogram = cxlbed-stream\nnodes = none\ndax = all\n"
+		"[workload far]\nprogram = cxlbed-chase\nnodes = cxl\n");
 	s = scenario_load(good, &err);
 	ok(s != NULL, "a good scenario loads");
 	is_str(s ? s->name : NULL, "smoke", "name");
 	ok(s && g_str_has_suffix(s->topology_path, "/t.topo") &&
 	   g_str_has_prefix(s->topology_path, dir), "topology resolved next to the scenario");
-	ok(s && s->workloads->len == 2 && s->timeout_s == 60, "two workloads, timeout 60 s");
+	ok(s && s->workloads->len == 3 && s->timeout_s == 60, "three workloads, timeout 60 s");
 	ok(s && s->timing && s->timing_skew_ns == 0, "timing on, the model's own skew bound");
-	if (s && s->workloads->len == 2) {
+	if (s && s->workloads->len == 3) {
 		struct scn_workload *w0 = g_ptr_array_index(s->workloads, 0);
 		struct scn_workload *w1 = g_ptr_array_index(s->workloads, 1);
+		struct scn_workload *w2 = g_ptr_array_index(s->workloads, 2);
 
 		ok(w0->per_node && !w1->per_node && !strcmp(w0->args[1], "8M") &&
 		   w0->hosts && !strcmp(w0->hosts[0], "h0"), "per-node, args and hosts parsed");
 		ok(!w0->per_dax && w1->per_dax, "dax = all: once per devdax region; default none");
+		ok(w2->per_node && w2->cxl_nodes_only && !w0->cxl_nodes_only,
+		   "nodes = cxl: once per CXL node; all: every node");
 	} else {
 		ok(0, "per-node, args and hosts parsed");
 		ok(0, "dax = all: once per devdax region; default none");
+		ok(0, "nodes = cxl: once per CXL node; all: every node");
 	}
 	scenario_free(s);
 

@@ -343,6 +343,26 @@ static void test_cores(void)
 	}
 }
 
+/* `--nodes cxl`: a node no workload was started on has no row (and the
+ * CXL row no local one to compare with). */
+static void test_unmeasured_node(void)
+{
+	g_autoptr(run_result) r = result_new();
+	struct res_host *h = result_add_host(r, "h0");
+	struct run_result *runs[] = { r };
+	g_autoptr(table) t = NULL;
+
+	r->run_id = g_strdup("cxl-only");
+	r->topology_name = g_strdup("cxl-only");
+	node(h, 0, "local", "local", NULL);
+	node(h, 1, "cxl", "hb0/rp0/mem0", "r0");
+	chase(r, "h0", 1, 250);
+	t = table_build(runs, NULL, 1);
+	ok(t->rows->len == 1 && !strcmp(row(t, 0)->kind, "cxl") && row(t, 0)->latency_ratio < 0,
+	   "a node without workloads: no row; the CXL row has no local ratio (%u rows)",
+	   t->rows->len);
+}
+
 /* The table's scenario: timing on; a streamer only where a vCPU is free for it. */
 static void test_scenario(void)
 {
@@ -351,7 +371,7 @@ static void test_scenario(void)
 	for (int i = 0; i < 2; i++) {
 		g_autofree char *path = g_build_filename(SRCDIR, "topologies", files[i], NULL);
 		g_autoptr(cb_topology) t = topology_load(path, NULL);
-		g_autoptr(scenario) s = t ? scenario_table_for(t) : NULL;
+		g_autoptr(scenario) s = t ? scenario_table_for(t, false) : NULL;
 		g_autoptr(GString) ids = g_string_new(NULL);
 
 		for (guint j = 0; s && j < s->workloads->len; j++)
@@ -363,8 +383,23 @@ static void test_scenario(void)
 		       i ? "" : ", no streamer on a 1-vCPU host");
 		ok(s && s->timing, "%s: timing model on", files[i]);
 		ok(s && ((struct scn_workload *)g_ptr_array_index(s->workloads, 0))->per_dax &&
-		   ((struct scn_workload *)g_ptr_array_index(s->workloads, 0))->per_node,
-		   "%s: every table workload runs on nodes and devdax regions", files[i]);
+		   ((struct scn_workload *)g_ptr_array_index(s->workloads, 0))->per_node &&
+		   !((struct scn_workload *)g_ptr_array_index(s->workloads, 0))->cxl_nodes_only,
+		   "%s: every table workload runs on every node and devdax region", files[i]);
+	}
+	{
+		g_autofree char *path = g_build_filename(SRCDIR, "topologies", "default.topo", NULL);
+		g_autoptr(cb_topology) t = topology_load(path, NULL);
+		g_autoptr(scenario) s = t ? scenario_table_for(t, true) : NULL;
+		guint cxl = 0;
+
+		for (guint j = 0; s && j < s->workloads->len; j++) {
+			struct scn_workload *w = g_ptr_array_index(s->workloads, j);
+
+			cxl += w->per_node && w->per_dax && w->cxl_nodes_only;
+		}
+		ok(s && s->workloads->len == 5 && cxl == 5,
+		   "--nodes cxl: the same 5 workloads, each on the CXL nodes only (%u)", cxl);
 	}
 }
 
@@ -375,7 +410,7 @@ int main(void)
 	g_autoptr(table) t = table_build(runs, NULL, 1);
 	g_autofree char *md = NULL;
 
-	plan(52);
+	plan(54);
 	t->run_id = g_strdup("table-test");
 	test_rows(t);
 	test_json(t);
@@ -387,5 +422,6 @@ int main(void)
 	test_path_limit();
 	test_cores();
 	test_scenario();
+	test_unmeasured_node();
 	return tap_failed ? 1 : 0;
 }
