@@ -14,12 +14,10 @@ HZ=250	# the Debian guest kernel's CONFIG_HZ
 scn=$top/tests/data/guest-time.scn
 "$cxlbed" run --out "$outroot/quiet" "$scn" >"$outroot/quiet.log" 2>&1
 ok $? "quiet host: run passes"
-spin & s1=$!
-spin & s2=$!
+busy_start "$outroot/busy.log"
 "$cxlbed" run --out "$outroot/busy" "$scn" >"$outroot/busy.log" 2>&1
 rc=$?
-kill $s1 $s2
-wait $s1 $s2 2>/dev/null
+busy_stop
 ok $rc "both host cores busy: run passes"
 
 # FIELD of workload NAME (on NODE, default none) in run RUN

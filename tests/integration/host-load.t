@@ -50,12 +50,10 @@ quiet_and_busy() {
 	rc=$?
 	ok $rc "$name, quiet host: run passes"
 	[ $rc -eq 0 ] || tail -n 25 "$outroot/$name-quiet.log" | diag
-	spin & s1=$!
-	spin & s2=$!
+	busy_start "$outroot/$name-busy.log"
 	"$cxlbed" run --out "$outroot/$name-busy" "$scn" >"$outroot/$name-busy.log" 2>&1
 	rc=$?
-	kill $s1 $s2
-	wait $s1 $s2 2>/dev/null
+	busy_stop
 	ok $rc "$name, both host cores busy: run passes"
 	[ $rc -eq 0 ] || tail -n 25 "$outroot/$name-busy.log" | diag
 	figures "$outroot/$name-quiet" >"$outroot/$name.q"
