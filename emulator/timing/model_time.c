@@ -61,7 +61,7 @@ static uint64_t mono_ns(void)
 bool tm_sync_sleep_on(struct tm_sync *s, int w, bool (*blocked)(void *ctx),
 		      void *ctx, unsigned int max_us)
 {
-	uint64_t start = mono_ns(), moved_at = start, left_ns;
+	uint64_t start = mono_ns(), moved_at = start, spent, left_ns;
 	uint64_t last = __atomic_load_n(&s->slot[w], __ATOMIC_ACQUIRE);
 	struct timespec pause;
 	bool woken = true;
@@ -80,24 +80,15 @@ bool tm_sync_sleep_on(struct tm_sync *s, int w, bool (*blocked)(void *ctx),
 			last = v;
 			moved_at = t;
 		}
-		if (t - moved_at > SPIN_STALL_NS || t - start > s->spin_ns ||
-		    !s->watchers)
+		if (t - moved_at > SPIN_STALL_NS || t - start > s->spin_ns)
 			break;
 	}
-	left_ns = (uint64_t)max_us * 1000 > mono_ns() - start ?
-		  (uint64_t)max_us * 1000 - (mono_ns() - start) : 0;
-	if (!left_ns)
+	spent = mono_ns() - start;
+	if (spent >= (uint64_t)max_us * 1000)
 		return false;
+	left_ns = (uint64_t)max_us * 1000 - spent;
 	pause.tv_sec = left_ns / 1000000000;
 	pause.tv_nsec = (long)(left_ns % 1000000000);
-	if (!s->watchers) {
-		if (pause.tv_sec || pause.tv_nsec > 20000) {
-			pause.tv_sec = 0;
-			pause.tv_nsec = 20000;
-		}
-		nanosleep(&pause, NULL);
-		return !blocked(ctx);
-	}
 	__atomic_fetch_add(&s->watchers[w], 1, __ATOMIC_SEQ_CST);
 	seen = __atomic_load_n(&s->moved[w], __ATOMIC_SEQ_CST);
 	if (blocked(ctx)) {

@@ -65,7 +65,7 @@ struct tm_sync {
 	/*
 	 * Sleeping on a slot (tm_sync_sleep_on): watchers[i] counts the
 	 * threads asleep on slot i, moved[i] is the futex word its
-	 * publisher bumps to wake them. NULL: no sleeping, only polling.
+	 * publisher bumps to wake them (tm_shared_sync sets both).
 	 */
 	uint32_t *watchers;
 	uint32_t *moved;
@@ -86,8 +86,7 @@ static inline void tm_sync_store(struct tm_sync *s, int slot, uint64_t v)
 	uint64_t was = __atomic_exchange_n(&s->slot[slot], v, __ATOMIC_SEQ_CST);
 
 	/* the same value again (a waiter re-checking) wakes nobody */
-	if (was != v && s->watchers &&
-	    __atomic_load_n(&s->watchers[slot], __ATOMIC_RELAXED))
+	if (was != v && __atomic_load_n(&s->watchers[slot], __ATOMIC_RELAXED))
 		tm_sync_wake(s, slot);
 }
 
