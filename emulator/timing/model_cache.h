@@ -70,28 +70,8 @@ bool mc_level_init(struct mc_level *l, uint64_t bytes, uint32_t ways,
 		   uint32_t line_bytes);
 void mc_level_free(struct mc_level *l);
 
-/* Find @line in @l (touches nothing). */
-void mc_find(const struct mc_level *l, uint64_t line, struct mc_ref *r);
-/*
- * Use the way @r found: mark it recently used, set @set_flags and clear
- * @clear_flags, give back its ready time as mc_lookup_at does (@settled);
- * returns its flags before the change.
- */
-uint8_t mc_use(struct mc_level *l, const struct mc_ref *r, uint8_t set_flags,
-	       uint8_t clear_flags, double settled, double *ready);
-/* The flags of the way @r found (MC_PENDING left out); it is not touched. */
-uint8_t mc_flags(const struct mc_level *l, const struct mc_ref *r);
-/* When the data of the way @r found is there (0: long ago); not touched. */
-double mc_ready(const struct mc_level *l, const struct mc_ref *r);
-/* Empty the way @r found: the next fill of the set takes it. */
-void mc_drop(struct mc_level *l, const struct mc_ref *r);
-/*
- * Put the line @r did not find into @r's set, evicting the pseudo-LRU way
- * (an empty one first). Returns true when a dirty line left, its number in
- * *victim.
- */
-bool mc_put(struct mc_level *l, const struct mc_ref *r, uint8_t flags,
-	    double ready, uint64_t *victim);
+/* find, use, put and their kin: inline, in their own file */
+#include "model_cache_set.h"
 
 /*
  * Look @line up. On a hit: mark it used, OR @set_flags into its flags, give

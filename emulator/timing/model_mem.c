@@ -383,12 +383,15 @@ static void passed(struct tm_cpu_mem *c, uint64_t line, unsigned int page_shift,
  */
 static double prefetch_issue(const struct tm_cpu_mem *c, double now)
 {
-	double freed = c->win.done[0];
+	double freed = mf_window_earliest(&c->win);
 
 	if (c->pf_starved < 0 || freed >= now)
 		return now;
 	return freed > c->pf_starved ? freed : c->pf_starved;
 }
+
+/* How far past the prefetcher's next line the sets are warmed (mc_warm) */
+#define WARM_AHEAD 2
 
 /* Run the stream prefetcher after the core touched @line at @now. */
 static void prefetch(struct tm_host_mem *h, struct tm_cpu_mem *c,
@@ -444,6 +447,13 @@ static void prefetch(struct tm_host_mem *h, struct tm_cpu_mem *c,
 		       (src != LLC_HIT && past ? MC_RUNON : 0),
 		       ready, now);
 	}
+	/*
+	 * The L2 and last-level set blocks of the stream's request after
+	 * next, into the host's caches now: QEMU's own traffic pushes them
+	 * out, and a stream's lookups then waited for host memory.
+	 */
+	mc_warm(&c->l2, l + dir * WARM_AHEAD);
+	mc_warm(&h->llc, l + dir * WARM_AHEAD);
 	/* stopped short for want of a slot: it waits from now on, if not before */
 	if (i < n) {
 		if (c->pf_starved < 0)

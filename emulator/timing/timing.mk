@@ -44,7 +44,8 @@ timing: $(TIMING_PLUGIN) $(TIMING_TESTS)
 ALL_TARGETS += $(TIMING_PLUGIN)
 UNIT_TESTS += $(TIMING_TESTS)
 BENCHES += "env QEMU=$(QEMU) KERNEL_DEB=$(KERNEL_DEB) BUSYBOX=$(BUSYBOX) \
-	B=$(B) $(TIMING_DIR)/bench/overhead.sh" "$(B)/timing/modelbench 32 4"
+	B=$(B) $(TIMING_DIR)/bench/overhead.sh" "$(B)/timing/modelbench 32 4" \
+	"$(B)/timing/modelbench 32 4 read cxl"
 CLEAN_FILES += $(B)/timing
 
 bench: $(B)/timing/membench $(B)/timing/modelbench

@@ -5,7 +5,10 @@
  * sequential read and write of 8-byte words, a random pointer chase),
  * through the same cache geometry and a DRAM target as the plugin's
  * default. Prints figures; the QEMU-side cost is overhead.sh's.
- *   modelbench [MiB] [passes] [seq|chase]
+ *   modelbench [MiB] [passes] [seq|read|write|chase] [local|cxl]
+ * seq is read and write; cxl puts the memory behind a CXL path of four
+ * resources (host bridge, link, switch port, device media) instead of
+ * local DRAM's one: a miss reserves on each.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,13 +48,27 @@ int main(int argc, char **argv)
 
 	shm = tm_shared_open(NULL, &err);
 	dram.media_ns[MF_READ] = dram.media_ns[MF_WRITE] = 90;
-	dram.res[dram.nres++] = tm_shared_res(shm, "dram", 40, 30, 22.5);
+	if (argc > 4 && !strcmp(argv[4], "cxl")) {
+		dram.cxl = true;
+		dram.media_ns[MF_READ] = dram.media_ns[MF_WRITE] = 170;
+		dram.hops_ns = 80;
+		dram.res[dram.nres++] = tm_shared_res(shm, "hb0", 64, 64, 0);
+		dram.res[dram.nres++] = tm_shared_res(shm, "link0", 32, 32, 10);
+		dram.res[dram.nres++] = tm_shared_res(shm, "sw0.p1", 32, 32, 10);
+		dram.res[dram.nres++] = tm_shared_res(shm, "mem0", 24, 16, 34);
+	} else {
+		dram.res[dram.nres++] = tm_shared_res(shm, "dram", 40, 30, 22.5);
+	}
 	if (!tm_host_mem_init(&h, &cfg, &fab) || !tm_cpu_mem_init(&c, &h))
 		return 1;
+	/* one vCPU, one host: no locks, as the plugin runs such a guest */
+	h.solo = dram.solo = true;
 	c.who = 0;
-	printf("model cost, host harness (%llu MiB, %d passes, host CPU time of the thread):\n",
-	       (unsigned long long)mib, passes);
+	printf("model cost, host harness (%llu MiB, %d passes, %s, host CPU time of the thread):\n",
+	       (unsigned long long)mib, passes, dram.cxl ? "a CXL path of 4 resources" : "local DRAM");
 	for (int store = 0; store < 2 && strcmp(only, "chase"); store++) {
+		if (!strcmp(only, store ? "read" : "write"))
+			continue;
 		t0 = cpu_s();
 		for (int p = 0; p < passes; p++)
 			for (uint64_t i = 0; i < words; i++) {
@@ -64,8 +81,8 @@ int main(int argc, char **argv)
 		       store ? "write" : "read", 1e9 * t0 / (words * passes),
 		       1e9 * t0 / (lines * passes));
 	}
-	if (!strcmp(only, "seq"))
-		return 0;
+	if (strcmp(only, "") && strcmp(only, "chase"))
+		return 0;	/* seq, read or write */
 	/* a random single cycle through every line (Sattolo) */
 	next = malloc(lines * sizeof(*next));
 	for (uint64_t i = 0; i < lines; i++)

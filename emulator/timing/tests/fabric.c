@@ -75,7 +75,7 @@ int main(void)
 	char *err = NULL;
 	double gbps, got;
 
-	plan(16);
+	plan(17);
 	shm = tm_shared_open(NULL, &err);
 	for (int i = 0; i < 4; i++) {
 		char name[16];
@@ -281,6 +281,44 @@ int main(void)
 		q.res[1] = tm_shared_res(shm, "media:queued", 20, 20, 50);
 		got = mf_access(&q, MF_READ, 1e6, 64) - 1e6;
 		ok(got == 240.0, "an idle miss on a queueing medium: %.3f ns", got);
+	}
+	/*
+	 * The miss window against a plain array whose earliest slot is
+	 * found by a scan: the same earliest time after every fill, with
+	 * completions in and out of order, ties, and windows of 1 to 24.
+	 */
+	{
+		int bad = 0, fills = 0;
+
+		srand(3);
+		for (int n = 1; n <= 24; n++) {
+			struct mf_window w;
+			double ref[24] = { 0 }, now = 0;
+
+			mf_window_init(&w, n);
+			for (int i = 0; i < 2000; i++, fills++) {
+				int min = 0;
+				double want;
+
+				for (int k = 1; k < n; k++)
+					if (ref[k] < ref[min])
+						min = k;
+				want = ref[min] > now ? ref[min] : now;
+
+				if (mf_window_earliest(&w) != ref[min] ||
+				    mf_window_slot(&w, now) != want)
+					bad++;
+				now += rand() % 7;
+				/* mostly later than all in flight, some not, some ties */
+				ref[min] = now + (rand() % 4 ? 300 + rand() % 50 :
+							       rand() % 400);
+				if (rand() % 9 == 0)
+					ref[min] = mf_window_slot(&w, now) + 100;
+				mf_window_fill(&w, ref[min]);
+			}
+		}
+		ok(!bad, "miss window: the earliest slot as a scan of every slot "
+		   "finds it, %d fills of windows of 1-24 (%d differ)", fills, bad);
 	}
 	return done_testing();
 }
