@@ -50,8 +50,9 @@ all: $(ALL_TARGETS)
 # longest go first (host seconds, one at a time on the 2-core CI
 # machine: userprog.t 900, pool-shares.t 640, host-load.t 590, faults-kill.t
 # 500, table-paths.t and the 4-vCPU queue-write.t 300-400, teardown.t
-# about 360, most others 20-180), so that the two lanes end together: stop 29's CI ran out of
-# time with userprog.t and table-paths.t, sorted last, alone in one lane.
+# about 360, most others 20-180), so that the two lanes end together:
+# stop 29's CI ran out of time with userprog.t and table-paths.t, sorted
+# last, alone in one lane.
 CHECK_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 SLOW_TESTS := userprog pool-shares host-load faults-kill table-paths queue-write \
 	pool-gups pool-fm pool-policies faults-removal table topologies teardown \

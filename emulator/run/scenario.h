@@ -87,9 +87,9 @@ struct scenario *scenario_parse(const char *path, const char *text, gssize len,
 struct scenario *scenario_default_for(const char *topology_path);
 /*
  * `cxlbed table`'s workloads on topology t (timing on): chase, stream,
- * loaded with 0 streamers, and with 1 on hosts that have 2 vCPUs or more.
+ * loaded with 0 streamers, and with 1 on hosts that have 2 vCPUs or more;
+ * with @cxl_only, on the CXL nodes and devdax regions only.
  */
-/* @cxl_only: the table's rows for CXL nodes and devdax regions only. */
 struct scenario *scenario_table_for(const struct cb_topology *t, bool cxl_only);
 void scenario_free(struct scenario *s);
 

@@ -91,21 +91,25 @@ static inline void touch(const struct mc_level *l, uint8_t *set, int w)
 	*mru = m == l->full ? 1u << w : m;
 }
 
-/* Find @line in @l (touches nothing). */
-static inline __attribute__((always_inline)) void mc_find(const struct mc_level *l, uint64_t line,
-			   struct mc_ref *r)
+/* The set @line maps to in @l, and its tag there (line / sets + 1). */
+static inline uint64_t set_index(const struct mc_level *l, uint64_t line,
+				 uint32_t *tag)
 {
-	uint64_t q;
+	if (l->set_mask) {
+		*tag = (uint32_t)((line >> l->set_shift) + 1);
+		return line & l->set_mask;
+	}
+	*tag = (uint32_t)(line / l->sets + 1);
+	return line % l->sets;
+}
+
+/* Find @line in @l (touches nothing). */
+static inline __attribute__((always_inline)) void
+mc_find(const struct mc_level *l, uint64_t line, struct mc_ref *r)
+{
 	uint32_t m;
 
-	if (l->set_mask) {
-		r->index = line & l->set_mask;
-		q = line >> l->set_shift;
-	} else {
-		r->index = line % l->sets;
-		q = line / l->sets;
-	}
-	r->tag = (uint32_t)(q + 1);
+	r->index = set_index(l, line, &r->tag);
 	r->set = l->mem + r->index * l->block;
 	m = tag_mask(l, r->set, r->tag);
 	r->way = m ? __builtin_ctz(m) : -1;
@@ -163,8 +167,9 @@ static inline uint8_t mc_use(struct mc_level *l, const struct mc_ref *r,
  * (an empty one first). Returns true when a dirty line left, its number in
  * *victim.
  */
-static inline __attribute__((always_inline)) bool mc_put(struct mc_level *l, const struct mc_ref *r,
-			  uint8_t flags, double ready, uint64_t *victim)
+static inline __attribute__((always_inline)) bool
+mc_put(struct mc_level *l, const struct mc_ref *r, uint8_t flags, double ready,
+       uint64_t *victim)
 {
 	uint32_t *t = tags_of(r->set);
 	uint8_t *f = flags_of(l, r->set);
@@ -210,8 +215,8 @@ static inline void mc_host_prefetch(const void *p)
  */
 static inline void mc_warm(const struct mc_level *l, uint64_t line)
 {
-	uint64_t index = l->set_mask ? line & l->set_mask : line % l->sets;
-	const uint8_t *set = l->mem + index * l->block;
+	uint32_t tag;
+	const uint8_t *set = l->mem + set_index(l, line, &tag) * l->block;
 
 	/* a block of 16 ways: tags, flags, ready times (a hint past a
 	 * smaller block's end does no harm) */

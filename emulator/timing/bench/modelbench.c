@@ -36,8 +36,8 @@ int main(int argc, char **argv)
 		.llc_bytes = 32 << 20, .l1_ways = 12, .l2_ways = 16,
 		.llc_ways = 16, .mlp = 10, .prefetch_distance = 16,
 	};
-	struct mf_target dram = { .name = "local", .path = "local" };
-	struct mf_fabric fab = { .ntargets = 1, .targets = &dram, .local = &dram };
+	struct mf_target mem = { .name = "local", .path = "local" };
+	struct mf_fabric fab = { .ntargets = 1, .targets = &mem, .local = &mem };
 	struct tm_host_mem h;
 	struct tm_cpu_mem c;
 	struct tm_shared *shm;
@@ -47,25 +47,26 @@ int main(int argc, char **argv)
 	char *err = NULL;
 
 	shm = tm_shared_open(NULL, &err);
-	dram.media_ns[MF_READ] = dram.media_ns[MF_WRITE] = 90;
+	mem.media_ns[MF_READ] = mem.media_ns[MF_WRITE] = 90;
 	if (argc > 4 && !strcmp(argv[4], "cxl")) {
-		dram.cxl = true;
-		dram.media_ns[MF_READ] = dram.media_ns[MF_WRITE] = 170;
-		dram.hops_ns = 80;
-		dram.res[dram.nres++] = tm_shared_res(shm, "hb0", 64, 64, 0);
-		dram.res[dram.nres++] = tm_shared_res(shm, "link0", 32, 32, 10);
-		dram.res[dram.nres++] = tm_shared_res(shm, "sw0.p1", 32, 32, 10);
-		dram.res[dram.nres++] = tm_shared_res(shm, "mem0", 24, 16, 34);
+		mem.cxl = true;
+		mem.media_ns[MF_READ] = mem.media_ns[MF_WRITE] = 170;
+		mem.hops_ns = 80;
+		mem.res[mem.nres++] = tm_shared_res(shm, "hb0", 64, 64, 0);
+		mem.res[mem.nres++] = tm_shared_res(shm, "link0", 32, 32, 10);
+		mem.res[mem.nres++] = tm_shared_res(shm, "sw0.p1", 32, 32, 10);
+		mem.res[mem.nres++] = tm_shared_res(shm, "mem0", 24, 16, 34);
 	} else {
-		dram.res[dram.nres++] = tm_shared_res(shm, "dram", 40, 30, 22.5);
+		mem.res[mem.nres++] = tm_shared_res(shm, "dram", 40, 30, 22.5);
 	}
 	if (!tm_host_mem_init(&h, &cfg, &fab) || !tm_cpu_mem_init(&c, &h))
 		return 1;
 	/* one vCPU, one host: no locks, as the plugin runs such a guest */
-	h.solo = dram.solo = true;
+	h.solo = mem.solo = true;
 	c.who = 0;
-	printf("model cost, host harness (%llu MiB, %d passes, %s, host CPU time of the thread):\n",
-	       (unsigned long long)mib, passes, dram.cxl ? "a CXL path of 4 resources" : "local DRAM");
+	printf("model cost, host harness (%llu MiB, %d passes, %s, host CPU time "
+	       "of the thread):\n", (unsigned long long)mib, passes,
+	       mem.cxl ? "a CXL path of 4 resources" : "local DRAM");
 	for (int store = 0; store < 2 && strcmp(only, "chase"); store++) {
 		if (!strcmp(only, store ? "read" : "write"))
 			continue;
