@@ -46,6 +46,14 @@ int main(int argc, char **argv)
 	double now = 0, t0;
 	char *err = NULL;
 
+	/* an unknown word would run some other pattern and print its figures */
+	if ((strcmp(only, "") && strcmp(only, "seq") && strcmp(only, "read") &&
+	     strcmp(only, "write") && strcmp(only, "chase")) ||
+	    (argc > 4 && strcmp(argv[4], "local") && strcmp(argv[4], "cxl"))) {
+		fprintf(stderr, "usage: modelbench [MiB] [passes] "
+			"[seq|read|write|chase] [local|cxl]\n");
+		return 2;
+	}
 	shm = tm_shared_open(NULL, &err);
 	mem.media_ns[MF_READ] = mem.media_ns[MF_WRITE] = 90;
 	if (argc > 4 && !strcmp(argv[4], "cxl")) {
