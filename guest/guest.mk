@@ -18,13 +18,14 @@ $(GUEST_BIN)/cxlbed-agent: $(AGENT_OBJS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ $^ $(GUEST_LIBS)
 
-# Protocol unit test: framing and JSON only, no libcxl, runs on the host.
-$(B)/tests/guest-agent-proto: guest/agent/test_proto.c $(B)/obj/guest/agent/proto.o \
-		tests/unit/tap.h
+# Unit tests of agent parts that run on the host, test_X.c against X.o:
+# the wire protocol (framing and JSON, no libcxl) and stuck.c (where a
+# timed-out program was, read from the host's own /proc).
+$(B)/tests/guest-agent-%: guest/agent/test_%.c $(B)/obj/guest/agent/%.o tests/unit/tap.h
 	@mkdir -p $(@D)
 	$(CC) $(GUEST_CFLAGS) -Itests/unit -Iguest/agent -o $@ $< \
-		$(B)/obj/guest/agent/proto.o $(shell pkg-config --libs json-c)
-UNIT_TESTS += $(B)/tests/guest-agent-proto
+		$(B)/obj/guest/agent/$*.o $(shell pkg-config --libs json-c)
+UNIT_TESTS += $(B)/tests/guest-agent-proto $(B)/tests/guest-agent-stuck
 
 # The image carries every program in $(GUEST_BIN); other fragments add
 # theirs with a prerequisite line: $(B)/guest/initramfs.cpio.gz: PROGRAM

@@ -59,6 +59,17 @@ $(ASAN_DIR)/tests/protect-%: $(PROT_DIR)/tests/%.c $(ASAN_PROT_OBJS) tests/unit/
 
 ASAN_TESTS += $(ASAN_PROT_TESTS)
 
+# The agent's look at a timed-out program (stuck.c: /proc read into fixed
+# buffers), on the host's own /proc.
+$(ASAN_DIR)/tests/guest-agent-stuck: guest/agent/test_stuck.c guest/agent/stuck.c \
+		guest/agent/agent.h tests/unit/tap.h
+	@mkdir -p $(@D)
+	$(CLANG) $(BASE_CFLAGS) $(ASAN_FLAGS) $(shell pkg-config --cflags json-c) \
+		-Iemulator/timing -Itests/unit -Iguest/agent -o $@ \
+		guest/agent/test_stuck.c guest/agent/stuck.c
+
+ASAN_TESTS += $(ASAN_DIR)/tests/guest-agent-stuck
+
 # glib's own caches (types, quarks) are reachable, not leaks; LSan agrees.
 check-asan: $(ASAN_TESTS)
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \

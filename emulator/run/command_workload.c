@@ -87,17 +87,18 @@ char *command_log_text(const char *label, const char *command, JsonObject *reply
 {
 	const char *out = reply ? json_object_get_string_member_with_default(reply, "stdout", "") : "";
 	const char *err = reply ? json_object_get_string_member_with_default(reply, "stderr", "") : "";
+	const char *stuck = reply ? json_object_get_string_member_with_default(reply, "stuck", "") : "";
 
 	if (!reply)
 		return g_strdup_printf("$ %s%s\n--- not run\n", label, command);
 	return g_strdup_printf(
-		"$ %s%s\n%s%s--- stderr\n%s%s--- exit %" G_GINT64_FORMAT ", %.3f s (guest clock)%s\n",
+		"$ %s%s\n%s%s--- stderr\n%s%s--- exit %" G_GINT64_FORMAT ", %.3f s (guest clock)%s%s%s\n",
 		label, command, out, *out && !g_str_has_suffix(out, "\n") ? "\n" : "",
 		err, *err && !g_str_has_suffix(err, "\n") ? "\n" : "",
 		json_object_get_int_member_with_default(reply, "exit", -1),
 		json_object_get_double_member_with_default(reply, "wall_s", -1),
 		json_object_get_boolean_member_with_default(reply, "timed_out", FALSE) ?
-		", timed out" : "");
+		", timed out" : "", *stuck ? "; at the timeout " : "", stuck);
 }
 
 JsonObject *command_output(JsonObject *reply, const char *command, const char *log_name)

@@ -831,12 +831,16 @@ static void finish_one(struct run *run, struct pending *p)
 		 * says whether the OOM killer or the timeout ended it */
 		gint64 sig = json_object_get_int_member_with_default(res, "signal", 0);
 
-		rw->error = g_strdup_printf("exit %" G_GINT64_FORMAT "%s%s after %.3f s of guest clock%s: %s",
+		/* a timeout also says where the program's threads were */
+		const char *stuck = json_object_get_string_member_with_default(res, "stuck", "");
+		const char *stderr_tail = json_object_get_string_member_with_default(res, "stderr", "");
+
+		rw->error = g_strdup_printf("exit %" G_GINT64_FORMAT "%s%s after %.3f s of guest clock%s: %s%s%s",
 			status, sig ? ", signal " : "", sig ? g_strsignal((int)sig) : "",
 			json_object_get_double_member_with_default(res, "wall_s", -1),
 			json_object_get_boolean_member_with_default(res, "timed_out", FALSE) ?
-			", timed out" : "",
-			json_object_get_string_member_with_default(res, "stderr", ""));
+			", timed out" : "", stderr_tail,
+			*stuck ? (*stderr_tail ? "; at the timeout " : "at the timeout ") : "", stuck);
 	}
 	/* a protected workload's markers in modeled time (docs/faults.md) */
 	if (rw->output && hr->timing_report)

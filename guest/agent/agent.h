@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 #include <json-c/json.h>
 
 /* Every command: args in, result out (owned by the caller) or an error. */
@@ -27,6 +28,9 @@ double mono_s(void);	/* CLOCK_MONOTONIC in seconds (modeled time when timed) */
 
 /* settle.c: returns once the guest's background start-up is over */
 void wait_background_startup(void);
+
+/* stuck.c: one line on where a timed-out program's threads were */
+void stuck_describe(pid_t pid, char *buf, size_t len);
 
 /* enumerate.c, region.c, run.c */
 json_object *cmd_enumerate(json_object *args, char *err);

@@ -173,7 +173,7 @@ json_object *cmd_run(json_object *args, char *err)
 	/* a command's summary comes last: keep the end of what it printed */
 	struct capture out = { .cap = OUT_CAP, .tail = command },
 		       errc = { .cap = ERR_CAP, .tail = true };
-	char *argv[MAX_ARGS + 2], chunk[8192];
+	char *argv[MAX_ARGS + 2], chunk[8192], stuck[2048] = "";
 	int outp[2], errp[2], status = 0, open_fds = 2;
 	bool timed_out = false;
 	json_object *res, *parsed;
@@ -211,6 +211,7 @@ json_object *cmd_run(json_object *args, char *err)
 		left = timeout - (mono_s() - t0);
 		if (left <= 0) {
 			timed_out = true;
+			stuck_describe(pid, stuck, sizeof(stuck));
 			kill(-pid, SIGKILL);
 			break;
 		}
@@ -248,6 +249,8 @@ json_object *cmd_run(json_object *args, char *err)
 	if (WIFSIGNALED(status))
 		jadd_int(res, "signal", WTERMSIG(status));
 	jadd_bool(res, "timed_out", timed_out);
+	if (timed_out)
+		jadd_str(res, "stuck", stuck);
 	jadd_double(res, "wall_s", mono_s() - t0);
 	if (roi)
 		jadd_int(res, "roi", CXLBED_ROI_COMMAND);

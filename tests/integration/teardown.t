@@ -4,7 +4,7 @@
 # reader goes away (`cxlbed run | head -n 1`); bad input starts nothing.
 . "$(dirname "$0")/lib.sh"
 need_image
-plan 31
+plan 35
 topo=$top/topologies/direct.topo
 
 # Start a run in the background and wait until its guest agent is up (or
@@ -164,4 +164,21 @@ check "no QEMU left behind after aborts at boot" both_clean
 
 nothing_left() { ! ls "$1"/qmp-*.sock "$1"/agent-*.sock "$1"/qemu-*.pid 2>/dev/null | grep -q . && no_qemu_left "$1"; }
 check "output piped into head -n 1: no QEMU, socket or pid file left" nothing_left "$out"
+
+# A workload that outlives its timeout is killed, and its failed check
+# says where its threads were (the agent's look before the kill): with
+# the guest clock a hung program reaches its timeout in host seconds, and
+# "timed out" alone does not say whether it slept or waited for a CPU.
+wto=$outroot/workload-timeout
+"$cxlbed" run --out "$wto" "$top/tests/data/workload-timeout.scn" >"$wto.log" 2>&1
+rc=$?
+wto_err=$(jq -r '.workloads[0].error // ""' "$wto/summary.json" 2>/dev/null)
+wto_killed() { [ $rc -eq 1 ] && grep -q 'FAIL  *workload:sleeper:h0 .*signal Killed.*timed out' "$wto.log"; }
+wto_says() { printf '%s' "$wto_err" | grep -Eq "$1"; }
+check "a workload past its timeout: killed, the run fails (exit $rc)" wto_killed
+check "its error says where its thread was: asleep on a timer ($wto_err)" \
+	wto_says 'at the timeout threads: [0-9]+ S cpu[0-9]+ [a-z_]*nanosleep'
+check "and what the CPUs were running (the agent itself at least)" \
+	wto_says 'running: .*cxlbed-agent cpu[0-9]+'
+check "no QEMU left behind after a workload timeout" no_qemu_left "$wto"
 finish
