@@ -62,15 +62,18 @@ INTEGRATION_TESTS = $(SLOW_FIRST) \
 	$(filter-out $(SLOW_FIRST),$(sort $(wildcard tests/integration/*.t)))
 TAP_TESTS = $(INTEGRATION_TESTS) $(sort $(UNIT_TESTS))
 # Integration tests also write each failed check, with the diagnostics
-# after it, to $(B)/check-failures.log; on a failure it is printed last, so
-# that the tail of a CI log says what failed and why.
+# after it, to $(B)/check-failures.log; on a failure it is printed last,
+# then its not-ok lines alone, so that the tail of a CI log says what
+# failed and why even when the diagnostics are long.
 check:
 	@$(MAKE) --no-print-directory -j$(CHECK_JOBS) all $(UNIT_TESTS)
 	@rm -f $(B)/check-failures.log
 	CXLBED_FAILURE_LOG=$(abspath $(B))/check-failures.log prove -j$(CHECK_JOBS) \
 		$(if $(V),-v) $(or $(PROVE_ARGS),$(TAP_TESTS)) || \
 		{ echo "== failed checks ($(B)/check-failures.log)"; \
-		  tail -c 12000 $(B)/check-failures.log 2>/dev/null; exit 1; }
+		  tail -c 12000 $(B)/check-failures.log 2>/dev/null; \
+		  echo "== failed checks, one line each"; \
+		  grep -a ': not ok ' $(B)/check-failures.log 2>/dev/null | cut -c1-600; exit 1; }
 ifeq ($(PROVE_ARGS),)
 	$(MAKE) --no-print-directory -j$(CHECK_JOBS) check-asan check-fuzz
 endif

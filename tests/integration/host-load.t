@@ -34,8 +34,11 @@ rois() {
 	for run in quiet busy; do
 		jq -r --arg r "$run" '.rois[] | "\($r) roi \(.id) vcpu \(.vcpu): \(.modeled_ns) ns, \(.insns) insns (kernel \(.kernel_insns)), \(.clock_irqs) clock irqs, stall \(.stall_ns) ns, \(.accesses) accesses, llc misses \(.llc_misses), reads local/cxl \(.mem_reads_local)/\(.mem_reads_cxl)"' \
 			"$outroot/$1-$run"/timing-h*.json 2>/dev/null | diag
-		jq -r --arg r "$run" '.workloads[] | "\($r) \(.name)\(.node // ""): on_node \(.output.on_node // "-"), rois \([.output.rois[]?.id] | join(","))"' \
-			"$outroot/$1-$run/summary.json" 2>/dev/null | diag
+		jq -r --arg r "$run" '.workloads[] | "\($r) \(.name)\(.node // ""): on_node \(.output.on_node // "-"), rois \([.output.rois[]?.id] | join(","))\(if .error then ", error: \(.error)" else "" end)"' \
+			"$outroot/$1-$run/summary.json" 2>/dev/null | cut -c1-400 | diag
+		# did a host-time safety valve decide anything?
+		jq -r --arg r "$run" '"\($r) valves: sync_timeouts \(.sync_timeouts) blocked_skips \(.blocked_skips) stale_rejoins \(.stale_rejoins) ring_timeouts \(.guest_clock.ring_timeouts // 0) kick_timeouts \(.guest_clock.kick_timeouts // 0) rerings \(.guest_clock.rerings // 0) warp_joins \(.guest_clock.warp_joins // 0) stray \(.guest_clock.stray // 0) irqs \(.guest_clock.irqs // 0)/\(.guest_clock.handled // 0)"' \
+			"$outroot/$1-$run"/timing-h*.json 2>/dev/null | diag
 	done
 }
 
@@ -48,14 +51,14 @@ quiet_and_busy() {
 	scn=$top/tests/data/$1 name=$2 qb_todo=${3:-} qb_why=${4:-} qb_hard=${5:-0.02}
 	"$cxlbed" run --out "$outroot/$name-quiet" "$scn" >"$outroot/$name-quiet.log" 2>&1
 	rc=$?
-	ok $rc "$name, quiet host: run passes"
-	[ $rc -eq 0 ] || tail -n 25 "$outroot/$name-quiet.log" | diag
+	ok $rc "$name, quiet host: run passes$([ $rc -eq 0 ] || echo " ($(run_failures "$outroot/$name-quiet.log"))")"
+	[ $rc -eq 0 ] || { tail -n 25 "$outroot/$name-quiet.log"; host_diag "$outroot/$name-quiet"; } | diag
 	busy_start "$outroot/$name-busy.log"
 	"$cxlbed" run --out "$outroot/$name-busy" "$scn" >"$outroot/$name-busy.log" 2>&1
 	rc=$?
 	busy_stop
-	ok $rc "$name, both host cores busy: run passes"
-	[ $rc -eq 0 ] || tail -n 25 "$outroot/$name-busy.log" | diag
+	ok $rc "$name, both host cores busy: run passes$([ $rc -eq 0 ] || echo " ($(run_failures "$outroot/$name-busy.log"))")"
+	[ $rc -eq 0 ] || { tail -n 25 "$outroot/$name-busy.log"; host_diag "$outroot/$name-busy"; } | diag
 	figures "$outroot/$name-quiet" >"$outroot/$name.q"
 	figures "$outroot/$name-busy" >"$outroot/$name.b"
 	sed 's/^/quiet: /' "$outroot/$name.q" | diag

@@ -82,6 +82,13 @@ host_diag() {  # host_diag DIR
 	done
 }
 
+# The checks a run's log reports failed, on one line (a CI log shows the
+# end of the failure log only: the reason belongs in the not-ok line).
+run_failures() {  # run_failures LOG
+	grep -E '^ *FAIL ' "$1" 2>/dev/null | sed 's/^ *FAIL *//; s/  */ /g' | head -n 3 |
+		cut -c1-300 | paste -sd';' -
+}
+
 # Run scenario file SCN into folder DIR (stdout/stderr beside it): two
 # checks, it exits 0 and its verdict is pass.
 run_scn() {  # run_scn DIR SCN
@@ -133,7 +140,8 @@ three_runs() {
 		"$cxlbed" run --out "$outroot/$tr_name-$r" "$tr_scn" >"$outroot/$tr_name-$r.log" 2>&1
 		rc=$?
 		[ $r = 3 ] && busy_stop
-		ok $rc "$tr_name, run $r$([ $r = 3 ] && echo ', both host cores busy'): run passes"
+		tr_fail=$([ $rc -eq 0 ] || run_failures "$outroot/$tr_name-$r.log")
+		ok $rc "$tr_name, run $r$([ $r = 3 ] && echo ', both host cores busy'): run passes${tr_fail:+ ($tr_fail)}"
 		[ $rc -eq 0 ] || { tail -n 25 "$outroot/$tr_name-$r.log"; host_diag "$outroot/$tr_name-$r"; } | diag
 		all_figures "$outroot/$tr_name-$r" >"$outroot/$tr_name.$r"
 	done
