@@ -37,8 +37,9 @@ rois() {
 		jq -r --arg r "$run" '.workloads[] | "\($r) \(.name)\(.node // ""): on_node \(.output.on_node // "-"), rois \([.output.rois[]?.id] | join(","))\(if .error then ", error: \(.error)" else "" end)"' \
 			"$outroot/$1-$run/summary.json" 2>/dev/null | cut -c1-400 | diag
 		# did a host-time safety valve decide anything?
-		jq -r --arg r "$run" '"\($r) valves: sync_timeouts \(.sync_timeouts) blocked_skips \(.blocked_skips) stale_rejoins \(.stale_rejoins) ring_timeouts \(.guest_clock.ring_timeouts // 0) kick_timeouts \(.guest_clock.kick_timeouts // 0) rerings \(.guest_clock.rerings // 0) warp_joins \(.guest_clock.warp_joins // 0) stray \(.guest_clock.stray // 0) irqs \(.guest_clock.irqs // 0)/\(.guest_clock.handled // 0)"' \
-			"$outroot/$1-$run"/timing-h*.json 2>/dev/null | diag
+		for rep in "$outroot/$1-$run"/timing-h*.json; do
+			valves "$rep" "$run valves"
+		done | diag
 	done
 }
 
@@ -51,14 +52,12 @@ quiet_and_busy() {
 	scn=$top/tests/data/$1 name=$2 qb_todo=${3:-} qb_why=${4:-} qb_hard=${5:-0.02}
 	"$cxlbed" run --out "$outroot/$name-quiet" "$scn" >"$outroot/$name-quiet.log" 2>&1
 	rc=$?
-	ok $rc "$name, quiet host: run passes$([ $rc -eq 0 ] || echo " ($(run_failures "$outroot/$name-quiet.log"))")"
-	[ $rc -eq 0 ] || { tail -n 25 "$outroot/$name-quiet.log"; host_diag "$outroot/$name-quiet"; } | diag
+	run_passes "$outroot/$name-quiet" "$outroot/$name-quiet.log" "$name, quiet host: run passes"
 	busy_start "$outroot/$name-busy.log"
 	"$cxlbed" run --out "$outroot/$name-busy" "$scn" >"$outroot/$name-busy.log" 2>&1
 	rc=$?
 	busy_stop
-	ok $rc "$name, both host cores busy: run passes$([ $rc -eq 0 ] || echo " ($(run_failures "$outroot/$name-busy.log"))")"
-	[ $rc -eq 0 ] || { tail -n 25 "$outroot/$name-busy.log"; host_diag "$outroot/$name-busy"; } | diag
+	run_passes "$outroot/$name-busy" "$outroot/$name-busy.log" "$name, both host cores busy: run passes"
 	figures "$outroot/$name-quiet" >"$outroot/$name.q"
 	figures "$outroot/$name-busy" >"$outroot/$name.b"
 	sed 's/^/quiet: /' "$outroot/$name.q" | diag

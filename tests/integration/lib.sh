@@ -89,6 +89,21 @@ run_failures() {  # run_failures LOG
 		cut -c1-300 | paste -sd';' -
 }
 
+# After `"$cxlbed" run --out DIR ... >LOG 2>&1; rc=$?`: the check that the
+# run passed, naming its failed checks, and on a failure the log's tail
+# and host_diag as diagnostics.
+run_passes() {  # run_passes DIR LOG DESCRIPTION (the run's status in $rc)
+	rp_fail=$([ "$rc" -eq 0 ] || run_failures "$2")
+	ok "$rc" "$3${rp_fail:+ ($rp_fail)}"
+	[ "$rc" -eq 0 ] || { tail -n 25 "$2"; host_diag "$1"; } | diag
+}
+
+# The host-time safety valves of timing report REPORT on one line, after
+# LABEL: did any of them decide something in a run whose figures moved?
+valves() {  # valves REPORT LABEL
+	jq -r --arg l "$2" '"\($l) \(.host): sync_timeouts \(.sync_timeouts) blocked_skips \(.blocked_skips // 0) stale_rejoins \(.stale_rejoins) together_timeouts \(.together.timeouts // 0) ring_timeouts \(.guest_clock.ring_timeouts // 0) kick_timeouts \(.guest_clock.kick_timeouts // 0) rerings \(.guest_clock.rerings // 0) warp_joins \(.guest_clock.warp_joins // 0) stray \(.guest_clock.stray // 0) irqs \(.guest_clock.irqs // 0)/\(.guest_clock.handled // 0)"' "$1" 2>/dev/null
+}
+
 # Run scenario file SCN into folder DIR (stdout/stderr beside it): two
 # checks, it exits 0 and its verdict is pass.
 run_scn() {  # run_scn DIR SCN
@@ -140,9 +155,8 @@ three_runs() {
 		"$cxlbed" run --out "$outroot/$tr_name-$r" "$tr_scn" >"$outroot/$tr_name-$r.log" 2>&1
 		rc=$?
 		[ $r = 3 ] && busy_stop
-		tr_fail=$([ $rc -eq 0 ] || run_failures "$outroot/$tr_name-$r.log")
-		ok $rc "$tr_name, run $r$([ $r = 3 ] && echo ', both host cores busy'): run passes${tr_fail:+ ($tr_fail)}"
-		[ $rc -eq 0 ] || { tail -n 25 "$outroot/$tr_name-$r.log"; host_diag "$outroot/$tr_name-$r"; } | diag
+		run_passes "$outroot/$tr_name-$r" "$outroot/$tr_name-$r.log" \
+			"$tr_name, run $r$([ $r = 3 ] && echo ', both host cores busy'): run passes"
 		all_figures "$outroot/$tr_name-$r" >"$outroot/$tr_name.$r"
 	done
 	paste -d' ' "$outroot/$tr_name.1" "$outroot/$tr_name.2" "$outroot/$tr_name.3" | diag
@@ -159,7 +173,7 @@ three_runs() {
 	: >"$outroot/$tr_name.valves"
 	[ -s "$outroot/$tr_name.far" ] && for r in 1 2 3; do
 		for tr_rep in "$outroot/$tr_name-$r"/timing-*.json; do
-			[ -f "$tr_rep" ] && jq -r --arg r "$r" '"run \($r) \(.host): sync_timeouts \(.sync_timeouts) stale_rejoins \(.stale_rejoins) together_timeouts \(.together.timeouts // 0) ring_timeouts \(.guest_clock.ring_timeouts // 0) kick_timeouts \(.guest_clock.kick_timeouts // 0) rerings \(.guest_clock.rerings // 0) warp_joins \(.guest_clock.warp_joins // 0)"' "$tr_rep"
+			[ -f "$tr_rep" ] && valves "$tr_rep" "run $r"
 		done
 	done >>"$outroot/$tr_name.valves"
 	valves=$(one_line "$(cat "$outroot/$tr_name.valves")")
