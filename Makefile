@@ -24,6 +24,7 @@ UNIT_TESTS :=        # TAP executables built under build/tests/
 BENCHES :=           # commands run by `make bench`
 CLEAN_FILES :=
 
+include qemu/qemu.mk
 include emulator/emulator.mk
 include $(wildcard emulator/timing/timing.mk)
 include $(wildcard guest/guest.mk)
