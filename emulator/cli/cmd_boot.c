@@ -13,6 +13,7 @@ int cmd_boot(int argc, char **argv)
 {
 	g_autofree char *host = NULL;
 	g_autofree char *out = NULL;
+	g_autofree char *qemu = NULL;
 	g_auto(GStrv) packages = NULL;
 	g_auto(GStrv) files = NULL;
 	GOptionEntry entries[] = {
@@ -21,6 +22,7 @@ int cmd_boot(int argc, char **argv)
 		{ "out", 'o', 0, G_OPTION_ARG_FILENAME, &out,
 		  "run directory, new or empty (default results/RUN_ID)", "DIR" },
 		LAYER_OPTION_ENTRIES(packages, files),
+		QEMU_OPTION_ENTRY(qemu),
 		{ NULL }
 	};
 	g_autoptr(GOptionContext) ctx = g_option_context_new("TOPOLOGY|SCENARIO");
@@ -49,6 +51,8 @@ int cmd_boot(int argc, char **argv)
 		fprintf(stderr, "cxlbed boot: give one topology or scenario file (see --help)\n");
 		return 2;
 	}
+	if (!choose_qemu("boot", qemu))
+		return 2;
 	rc = run_prepare(argv[1], &scn, &topo);
 	if (rc)
 		return rc;

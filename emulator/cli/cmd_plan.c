@@ -102,6 +102,7 @@ int cmd_plan(int argc, char **argv)
 {
 	g_autofree char *rundir = NULL;
 	g_autofree char *clock = NULL;
+	g_autofree char *qemu = NULL;
 	gboolean timing = FALSE, no_timing = FALSE;
 	bool host_clock = false;
 	GOptionEntry entries[] = {
@@ -115,6 +116,7 @@ int cmd_plan(int argc, char **argv)
 		  "With the timing model's -plugin (the default, as cxlbed run)", NULL },
 		{ "guest-clock", 0, 0, G_OPTION_ARG_STRING, &clock,
 		  GUEST_CLOCK_HELP, "modeled|host" },
+		QEMU_OPTION_ENTRY(qemu),
 		{ NULL },
 	};
 	g_autoptr(GOptionContext) ctx = g_option_context_new(
@@ -127,7 +129,7 @@ int cmd_plan(int argc, char **argv)
 	g_option_context_set_summary(ctx,
 		"Validates TOPOLOGY (see docs/topology.md) and prints each "
 		"host's QEMU command line,\nexactly as `cxlbed run` starts it "
-		"($CXLBED_QEMU, the guest image under the\ncxlbed root), and "
+		"(the QEMU --qemu says, the guest image under the\ncxlbed root), and "
 		"each device's path with its configured figures.\n"
 		"Starts nothing, writes nothing. Exit status 2 on bad input, "
 		"with FILE:LINE: on stderr.");
@@ -137,7 +139,8 @@ int cmd_plan(int argc, char **argv)
 			   error->message);
 		return 2;
 	}
-	if (!parse_guest_clock("plan", clock, &host_clock))
+	if (!parse_guest_clock("plan", clock, &host_clock) ||
+	    !choose_qemu("plan", qemu))
 		return 2;
 	if (argc != 2) {
 		g_printerr("cxlbed plan: give exactly one TOPOLOGY file, e.g. "

@@ -7,6 +7,7 @@
 #include "guest_layer.h"
 #include "paths.h"
 #include "pci_numbers.h"
+#include "qemu_binary.h"
 #include "runner.h"
 #include "timing_limits.h"
 
@@ -42,6 +43,16 @@ int run_prepare(const char *path, struct scenario **scn, struct cb_topology **to
 	return 0;
 }
 
+bool choose_qemu(const char *verb, const char *path)
+{
+	g_autoptr(GError) err = NULL;
+
+	if (qemu_binary_choose(path, &err))
+		return true;
+	fprintf(stderr, "cxlbed %s: %s\n", verb, err->message);
+	return false;
+}
+
 bool parse_guest_clock(const char *verb, const char *val, bool *host_clock)
 {
 	if (!val || !strcmp(val, "modeled")) {
@@ -61,6 +72,7 @@ int cmd_run(int argc, char **argv)
 {
 	g_autofree char *out = NULL;
 	g_autofree char *clock = NULL;
+	g_autofree char *qemu = NULL;
 	gboolean boot_only = FALSE, timing = FALSE, no_timing = FALSE;
 	gint64 fault_seed = -1;
 	GOptionEntry entries[] = {
@@ -80,6 +92,7 @@ int cmd_run(int argc, char **argv)
 		{ "fault-seed", 0, 0, G_OPTION_ARG_INT64, &fault_seed,
 		  "the seed of the scenario's randomised faults (replays a run: "
 		  "summary.json and every failure print it; docs/faults.md)", "N" },
+		QEMU_OPTION_ENTRY(qemu),
 		{ NULL }
 	};
 	g_autoptr(GOptionContext) ctx = g_option_context_new("[SCENARIO|TOPOLOGY]");
@@ -119,7 +132,8 @@ int cmd_run(int argc, char **argv)
 		fprintf(stderr, "cxlbed run: one scenario or topology at most\n");
 		return 2;
 	}
-	if (!parse_guest_clock("run", clock, &opts.host_clock))
+	if (!parse_guest_clock("run", clock, &opts.host_clock) ||
+	    !choose_qemu("run", qemu))
 		return 2;
 	path = argc == 2 ? argv[1] : cxlbed_path(CXLBED_DEFAULT_SCENARIO);
 	rc = run_prepare(path, &scn, &topo);

@@ -99,6 +99,7 @@ int cmd_table(int argc, char **argv)
 	g_autofree char *out = NULL;
 	g_autofree char *clock = NULL;
 	g_autofree char *nodes = NULL;
+	g_autofree char *qemu = NULL;
 	bool host_clock = false;
 	GOptionEntry entries[] = {
 		{ "out", 'o', 0, G_OPTION_ARG_FILENAME, &out,
@@ -109,6 +110,7 @@ int cmd_table(int argc, char **argv)
 		{ "nodes", 0, 0, G_OPTION_ARG_STRING, &nodes,
 		  "all (default): a row for every NUMA node and devdax region; "
 		  "cxl: leave the local DRAM nodes out", "all|cxl" },
+		QEMU_OPTION_ENTRY(qemu),
 		{ NULL }
 	};
 	g_autoptr(GOptionContext) ctx = g_option_context_new("TOPOLOGY...");
@@ -137,7 +139,8 @@ int cmd_table(int argc, char **argv)
 		fprintf(stderr, "cxlbed table: %s\n", err->message);
 		return 2;
 	}
-	if (!parse_guest_clock("table", clock, &host_clock))
+	if (!parse_guest_clock("table", clock, &host_clock) ||
+	    !choose_qemu("table", qemu))
 		return 2;
 	if (nodes && strcmp(nodes, "all") && strcmp(nodes, "cxl")) {
 		fprintf(stderr, "cxlbed table: --nodes '%s': use all or cxl\n", nodes);

@@ -45,6 +45,19 @@ int run_prepare(const char *path, struct scenario **scn, struct cb_topology **to
 	"(default; docs/timing-model.md, \"Guest time\") or host"
 bool parse_guest_clock(const char *verb, const char *val, bool *host_clock);
 
+/*
+ * --qemu PATH (run, boot, table, plan): which QEMU starts the hosts. False,
+ * with a message for @verb on stderr, when it does not run as QEMU 10 or
+ * newer (qemu_binary.h). cmd_run.c.
+ */
+#define QEMU_OPTION_ENTRY(path) \
+	{ "qemu", 0, 0, G_OPTION_ARG_FILENAME, &(path), \
+	  "the QEMU to start: default cxlbed's build (make builds it; CXL " \
+	  "memory at RAM speed, any switch depth: docs/qemu.md), else " \
+	  "$CXLBED_QEMU, else qemu-system-x86_64 on PATH. Any QEMU 10 gives " \
+	  "the same figures, slower", "PATH" }
+bool choose_qemu(const char *verb, const char *path);
+
 /* Set by the top level from --verbose before the verb runs. */
 extern int cxlbed_verbose;
 

@@ -10,6 +10,7 @@
 #include "fw_table.h"
 #include "paths.h"
 #include "pci_numbers.h"
+#include "qemu_binary.h"
 
 #include <math.h>
 #include <string.h>
@@ -470,7 +471,7 @@ GPtrArray *qemu_argv_build(const struct cb_topology *t,
 void qemu_opts_for_run(struct qemu_opts *o, const char *rundir)
 {
 	*o = (struct qemu_opts){
-		.qemu = g_getenv("CXLBED_QEMU"),
+		.qemu = qemu_binary_path(),
 		.kernel = cxlbed_path(CXLBED_GUEST_KERNEL),
 		.initrd = cxlbed_path(CXLBED_DEFAULT_INITRD),
 		.rundir = rundir,

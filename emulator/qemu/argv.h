@@ -39,7 +39,7 @@ struct qemu_opts {
 
 /*
  * The options every verb that starts (or shows) a host's QEMU uses: the
- * QEMU binary ($CXLBED_QEMU or CXLBED_DEFAULT_QEMU), the guest image
+ * QEMU binary (qemu_binary.h says which), the guest image
  * under the cxlbed root, @rundir. So `plan` prints what `run` starts.
  */
 void qemu_opts_for_run(struct qemu_opts *o, const char *rundir);

@@ -22,9 +22,12 @@ bool result_write_report(const struct run_result *r, const char *path,
 	g_string_append_printf(s, "- topology: `%s` (%s)\n", r->topology,
 			       r->topology_name ? r->topology_name : "");
 	g_string_append_printf(s, "- scenario: %s\n", r->scenario);
-	g_string_append_printf(s, "- started: %s, wall time %.1f s, QEMU %s\n",
+	g_string_append_printf(s, "- started: %s, wall time %.1f s, QEMU %s%s%s%s\n",
 			       r->started_at, r->wall_s,
-			       r->qemu_version ? r->qemu_version : "?");
+			       r->qemu_version ? r->qemu_version : "?",
+			       r->qemu_package && *r->qemu_package ? " (" : "",
+			       r->qemu_package ? r->qemu_package : "",
+			       r->qemu_package && *r->qemu_package ? ")" : "");
 	g_string_append_printf(s, "- verdict: **%s**%s%s\n\n",
 			       result_passed(r) ? "pass" : "fail",
 			       r->interrupted ? ", interrupted by " : "",

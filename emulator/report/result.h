@@ -73,6 +73,8 @@ struct run_result {
 	double wall_s;
 	char *started_at;	/* ISO 8601 UTC */
 	char *qemu_version;
+	char *qemu_path;	/* the binary the run started (qemu_binary.h) */
+	char *qemu_package;	/* "cxlbed-KEY" for cxlbed's build (docs/qemu.md) */
 	char *interrupted;	/* signal name if Ctrl-C etc., else NULL */
 	/* why every host was booted again (char *; runner.c, boot_hosts) */
 	GPtrArray *boot_retries;

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include "data_check.h"
+#include "qemu_binary.h"
 #include "verify.h"
 
 #include <stdio.h>
@@ -9,7 +10,7 @@ bool data_check_expect_broken(const struct cb_region *reg)
 	const struct cb_device *d;
 
 	cb_foreach(reg->devices, const struct cb_device, d)
-		if (topology_device_switch_levels(d) > QEMU_DECODED_SWITCH_LEVELS)
+		if (topology_device_switch_levels(d) > qemu_binary_switch_levels())
 			return true;
 	return false;
 }
@@ -21,12 +22,13 @@ void data_check_warn(const struct cb_topology *t)
 	cb_foreach(t->regions, const struct cb_region, reg)
 		if (data_check_expect_broken(reg))
 			fprintf(stderr, "cxlbed: warning: %s:%d: region %s has devices "
-				"behind more than %d switch level; QEMU 10 routes memory "
-				"accesses through %d level only, so the guest enumerates "
-				"and commits it but it holds no data (keep it devdax; "
-				"docs/topology.md)\n", reg->src.file, reg->src.line,
-				reg->id, QEMU_DECODED_SWITCH_LEVELS,
-				QEMU_DECODED_SWITCH_LEVELS);
+				"behind more than %d switch level; this QEMU (%s) routes "
+				"memory accesses through %d level only, so the guest "
+				"enumerates and commits it but it holds no data (keep it "
+				"devdax, or run cxlbed's QEMU, which make builds; "
+				"docs/qemu.md)\n", reg->src.file, reg->src.line,
+				reg->id, qemu_binary_switch_levels(), qemu_binary_path(),
+				qemu_binary_switch_levels());
 }
 
 /* Arguments for cxlbed-verify on this region, or NULL if the guest lacks it. */
@@ -98,11 +100,11 @@ void data_check_regions(struct run_result *r, const struct cb_host *h,
 		if (broken)
 			result_check(r, name, bad > 0,
 				     "%s: %" G_GINT64_FORMAT " of %" G_GINT64_FORMAT " words read "
-				     "back wrong, as expected: QEMU 10 routes memory accesses "
-				     "through %d switch level only (a pass here means the limit "
-				     "still holds; a failure means it is gone: update "
-				     "data_check.h and docs/topology.md)", reg->id, bad, words,
-				     QEMU_DECODED_SWITCH_LEVELS);
+				     "back wrong, as expected of this QEMU, which routes memory "
+				     "accesses through %d switch level only (cxlbed's QEMU "
+				     "carries any depth: docs/qemu.md; a failure here means "
+				     "this one does too: update qemu_binary.c)", reg->id, bad,
+				     words, qemu_binary_switch_levels());
 		else
 			result_check(r, name, bad == 0,
 				     "%s: wrote and read back %" G_GINT64_FORMAT " words, "

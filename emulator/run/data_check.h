@@ -3,9 +3,10 @@
  * Does each region hold data? The agent runs cxlbed-verify on the region
  * (its NUMA node, or its dax device) right after it comes online.
  * Enumeration and even bandwidth figures can look fine over memory whose
- * accesses go nowhere: QEMU 10 decodes only one switch level
+ * accesses go nowhere: a stock QEMU 10 decodes only one switch level
  * (hw/cxl/cxl-host.c), so memory behind a second level is enumerated,
- * committed and onlined, yet reads back garbage.
+ * committed and onlined, yet reads back garbage. cxlbed's QEMU carries
+ * any depth (qemu_binary.h).
  */
 #ifndef CXLBED_DATA_CHECK_H
 #define CXLBED_DATA_CHECK_H
@@ -13,9 +14,6 @@
 #include "agent.h"
 #include "result.h"
 #include "topology.h"
-
-/* Switch levels QEMU 10 routes memory accesses through. */
-#define QEMU_DECODED_SWITCH_LEVELS 1
 
 /* True when QEMU cannot route accesses to every device of the region. */
 bool data_check_expect_broken(const struct cb_region *reg);

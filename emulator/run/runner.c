@@ -15,6 +15,7 @@
 #include "paths.h"
 #include "process.h"
 #include "progress.h"
+#include "qemu_binary.h"
 #include "qmp.h"
 #include "result.h"
 #include "run_dir.h"
@@ -355,8 +356,13 @@ static bool connect_host(struct run *run, struct host_run *hr, GError **error)
 		explain_exit(run, hr, error);
 		return false;
 	}
-	if (!run->res->qemu_version)
+	if (!run->res->qemu_version) {
+		const struct qemu_binary *qb = qemu_binary_get(NULL);
+
 		run->res->qemu_version = g_strdup(hr->qmp->qemu_version);
+		run->res->qemu_path = g_strdup(qemu_binary_path());
+		run->res->qemu_package = g_strdup(qb ? qb->package : NULL);
+	}
 	progress(hr->h->id, "qmp", "connected (QEMU %s)", hr->qmp->qemu_version);
 
 	hr->agent = agent_connect_watched(agent_sock, hr->log,
