@@ -62,6 +62,12 @@ struct tm_mem_stats {
 	uint64_t invalidations;
 	/* non-temporal stores' lines written to memory (tm_mem_store_nt) */
 	uint64_t nt_stores;
+	/*
+	 * lines of modeled memory QEMU served through its I/O path (each
+	 * access decoded by a device model) rather than like RAM: a stock
+	 * QEMU's CXL windows; 0 for them on cxlbed's QEMU (docs/qemu.md)
+	 */
+	uint64_t mmio_lines;
 	double stall_ns;
 };
 

@@ -99,6 +99,7 @@ static void add_stats(struct tm_mem_stats *a, const struct tm_mem_stats *b)
 	a->snoop_hits += b->snoop_hits;
 	a->invalidations += b->invalidations;
 	a->nt_stores += b->nt_stores;
+	a->mmio_lines += b->mmio_lines;
 	a->stall_ns += b->stall_ns;
 }
 

@@ -384,6 +384,7 @@ on_mem_slow(unsigned int vi, qemu_plugin_meminfo_t info, uint64_t vaddr,
 	}
 	if (!v && !(v = vcpu_get(vi)))
 		return;
+	v->mem.st.mmio_lines += is_io;
 	/* a non-temporal store leaves the line in no cache: no repeat hits */
 	v->last_vline = kind == TP_STORE_NT ? 0 : vline;
 	if (tp.cost == TP_COST_LINES)	/* the benchmark's ladder: no model */

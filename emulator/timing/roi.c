@@ -164,7 +164,7 @@ static void write_roi(FILE *f, const struct roi_report_ctx *ctx,
 		", \"hop_lines\": %" PRIu64 ", \"hops_refused\": %" PRIu64
 		", \"runon_refetched\": %" PRIu64 ", \"snoop_hits\": %" PRIu64
 		", \"invalidations\": %" PRIu64 ", \"nt_stores\": %" PRIu64
-		", \"stall_ns\": %.1f"
+		", \"mmio_lines\": %" PRIu64 ", \"stall_ns\": %.1f"
 		",\n      \"mem_reads_local\": %" PRIu64
 		", \"mem_reads_cxl\": %" PRIu64
 		", \"mem_writes_local\": %" PRIu64
@@ -175,7 +175,7 @@ static void write_roi(FILE *f, const struct roi_report_ctx *ctx,
 		r->end.clock_irqs - r->begin.clock_irqs, D(accesses), D(loads), D(stores),
 		D(l1_miss), D(l2_miss), D(llc_miss), D(prefetches), D(page_hops),
 		D(hop_lines), D(hops_refused), D(runon_refetched), D(snoop_hits),
-		D(invalidations), D(nt_stores), D(stall_ns),
+		D(invalidations), D(nt_stores), D(mmio_lines), D(stall_ns),
 		D(mem_reads[0]), D(mem_reads[1]), D(mem_writes[0]),
 		D(mem_writes[1]));
 	write_links_delta(f, ctx, r, ns);
