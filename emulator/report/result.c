@@ -73,6 +73,8 @@ void result_free(struct run_result *r)
 	g_free(r->scenario);
 	g_free(r->started_at);
 	g_free(r->qemu_version);
+	g_free(r->cxlbed_version);
+	g_free(r->cxlbed_commit);
 	g_free(r->interrupted);
 	g_ptr_array_unref(r->boot_retries);
 	g_ptr_array_unref(r->hosts);

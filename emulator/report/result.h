@@ -73,6 +73,9 @@ struct run_result {
 	double wall_s;
 	char *started_at;	/* ISO 8601 UTC */
 	char *qemu_version;
+	/* the cxlbed that ran it: version.h's version and commit */
+	char *cxlbed_version;
+	char *cxlbed_commit;
 	char *interrupted;	/* signal name if Ctrl-C etc., else NULL */
 	/* why every host was booted again (char *; runner.c, boot_hosts) */
 	GPtrArray *boot_retries;

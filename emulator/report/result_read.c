@@ -154,6 +154,8 @@ struct run_result *result_from_json(JsonObject *o)
 	r->wall_s = read_figure(o, "wall_s");
 	r->started_at = g_strdup(str_of(o, "started_at"));
 	r->qemu_version = g_strdup(str_of(o, "qemu_version"));
+	r->cxlbed_version = g_strdup(str_of(o, "cxlbed_version"));
+	r->cxlbed_commit = g_strdup(str_of(o, "cxlbed_commit"));
 	r->interrupted = g_strdup(str_of(o, "interrupted"));
 	if ((a = array_of(o, "boot_retries")))
 		for (guint i = 0; i < json_array_get_length(a); i++)

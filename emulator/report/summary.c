@@ -113,6 +113,8 @@ JsonNode *result_to_json(const struct run_result *r)
 	set_measure(b, "wall_s", r->wall_s);
 	set_str(b, "started_at", r->started_at);
 	set_str(b, "qemu_version", r->qemu_version);
+	set_str(b, "cxlbed_version", r->cxlbed_version);
+	set_str(b, "cxlbed_commit", r->cxlbed_commit);
 	set_str(b, "interrupted", r->interrupted);
 	json_builder_set_member_name(b, "boot_retries");
 	json_builder_begin_array(b);

@@ -21,6 +21,7 @@
 #include "run_registry.h"
 #include "run_state.h"
 #include "vcpu_where.h"
+#include "version.h"
 #include "verify.h"
 
 #include <errno.h>
@@ -1285,6 +1286,8 @@ int runner_run(const struct scenario *s, const struct cb_topology *t,
 	res->topology_name = g_strdup(t->name);
 	res->scenario = g_strdup(s->name);
 	res->started_at = g_date_time_format_iso8601(now);
+	res->cxlbed_version = g_strdup(cxlbed_version());
+	res->cxlbed_commit = g_strdup(cxlbed_commit());
 	res->boot_ready_s = -1;
 	res->timing_model = o->timing;
 	res->guest_clock = o->timing && !o->host_clock ? "modeled" : "host";

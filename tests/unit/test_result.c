@@ -16,14 +16,17 @@ int main(void)
 	JsonNode *root;
 	JsonObject *o, *node;
 	const char *keys[] = { "schema", "run_id", "topology", "scenario", "timing_model",
-			       "boot_ready_s", "hosts", "workloads", "faults", "checks", "verdict" };
+			       "boot_ready_s", "qemu_version", "cxlbed_version", "cxlbed_commit",
+			       "hosts", "workloads", "faults", "checks", "verdict" };
 	bool all = true;
 
-	plan(9);
+	plan(10);
 	r->run_id = g_strdup("20261122-000000-t");
 	r->topology = g_strdup("t.topo");
 	r->scenario = g_strdup("default");
 	r->boot_ready_s = 6.5;
+	r->cxlbed_version = g_strdup("0.1.0");
+	r->cxlbed_commit = g_strdup("d0c8f9b-dirty");
 	h = result_add_host(r, "h0");
 	h->memdevs = 4;
 	n = result_host_add_node(h, 0);
@@ -44,6 +47,9 @@ int main(void)
 		}
 	ok(all, "every contract key is present");
 	is_str(json_object_get_string_member(o, "schema"), "cxlbed.result/1", "schema name");
+	ok(!g_strcmp0(json_object_get_string_member_with_default(o, "cxlbed_version", NULL), "0.1.0") &&
+	   !g_strcmp0(json_object_get_string_member_with_default(o, "cxlbed_commit", NULL), "d0c8f9b-dirty"),
+	   "the cxlbed that ran it: its version and commit");
 	is_str(json_object_get_string_member(o, "verdict"), "pass", "all checks pass: verdict pass");
 	is_int(json_object_get_int_member(host0(o), "memdevs"), 4, "host memdevs");
 	node = json_array_get_object_element(json_object_get_array_member(host0(o), "nodes"), 1);
