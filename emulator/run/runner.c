@@ -616,10 +616,11 @@ static JsonObject *wait_run(struct run *run, const struct pending *p, const char
 		g_autofree char *where = NULL, *what = NULL, *line = NULL;
 		double now_ns;
 
-		if (res || beat >= deadline ||
-		    !g_error_matches(err, G_IO_ERROR, G_IO_ERROR_TIMED_OUT)) {
-			g_propagate_error(error, err);
+		if (res)
 			return res;
+		if (beat >= deadline || !g_error_matches(err, G_IO_ERROR, G_IO_ERROR_TIMED_OUT)) {
+			g_propagate_error(error, err);
+			return NULL;
 		}
 		g_error_free(err);
 		now_ns = modeled_t0_ns >= 0 ? modeled_now(run, p->hr) : -1;
