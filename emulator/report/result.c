@@ -46,6 +46,7 @@ static void workload_free(gpointer p)
 	g_free(w->error);
 	if (w->output)
 		json_object_unref(w->output);
+	g_ptr_array_unref(w->warnings);
 	g_free(w);
 }
 
@@ -169,6 +170,7 @@ struct res_workload *result_add_workload(struct run_result *r, const char *host,
 	w->name = g_strdup(name);
 	w->program = g_strdup(program);
 	w->node = node;
+	w->warnings = g_ptr_array_new_with_free_func(g_free);
 	g_ptr_array_add(r->workloads, w);
 	return w;
 }

@@ -58,6 +58,9 @@ struct res_workload {
 	double wall_s;		/* host wall time for the request */
 	JsonObject *output;	/* the program's JSON line, may be NULL */
 	char *error;
+	/* what makes its figures mean less than they seem (char *): a
+	 * working set that fits in the modeled LLC (command_workload.h) */
+	GPtrArray *warnings;
 };
 
 struct run_result {

@@ -776,6 +776,24 @@ static bool host_usable(const struct host_run *hr)
 }
 
 /*
+ * A user program whose working set fits in the modeled LLC measures the
+ * cache, not the path (sysbench memory with 1 MiB blocks measured
+ * CXL/local 1.000): said on the progress log, in summary.json's workload
+ * entry and in report.md.
+ */
+static void warn_fits_llc(const struct host_run *hr, struct pending *p, const char *check)
+{
+	const struct cb_cache_cfg *c = &hr->h->cache;
+	char *warning = command_llc_warning(p->rw->output, p->command, c->llc_bytes,
+					    c->line_bytes ? c->line_bytes : 64);
+
+	if (!warning)
+		return;
+	g_ptr_array_add(p->rw->warnings, warning);
+	progress(hr->h->id, "WARNING", "%s: %s", check + strlen("workload:"), warning);
+}
+
+/*
  * A command's reply (NULL: it did not start): its output object, the
  * modeled time of its ROI, with clock-check its own throughput against
  * the modeled; then cleanup, and the log of every step.
@@ -809,6 +827,8 @@ static void finish_command(struct run *run, struct pending *p, JsonObject *res,
 			rw->error = g_strdup_printf("timing model: %s", err->message);
 		} else {
 			agree = command_add_modeled(rw->output);
+			if (hr->timing_report)	/* the LLC is the model's */
+				warn_fits_llc(hr, p, check);
 		}
 	}
 	if (p->w->cleanup && host_usable(hr) &&
