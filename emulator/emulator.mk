@@ -30,6 +30,7 @@ $(VERSION_H): version-force
 	if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
 $(foreach o,obj asan/obj fuzz/obj,$(B)/$(o)/emulator/common/version.o): $(VERSION_H)
 .PHONY: version-force
+CLEAN_FILES += $(B)/gen
 
 $(B)/obj/emulator/%.o: emulator/%.c
 	@mkdir -p $(@D)
