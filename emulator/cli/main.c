@@ -2,6 +2,7 @@
 /* cxlbed: the command line. One verb per file; this only dispatches. */
 #include "commands.h"
 #include "jsonline.h"
+#include "version.h"
 
 #include <glib.h>
 #include <locale.h>
@@ -34,7 +35,7 @@ static const struct verb verbs[] = {
 
 static void usage(FILE *out)
 {
-	fprintf(out, "usage: cxlbed [--verbose] VERB [ARGS...]\n\n"
+	fprintf(out, "usage: cxlbed [--verbose] VERB [ARGS...] | --version\n\n"
 		"A CXL fabric testbed: topology files become QEMU CXL machines with\n"
 		"real Linux guests, their CXL memory online, and measured results.\n\nverbs:\n");
 	for (size_t i = 0; i < G_N_ELEMENTS(verbs); i++)
@@ -61,6 +62,9 @@ int main(int argc, char **argv)
 			cxlbed_verbose = 1;
 		} else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
 			usage(stdout);
+			return 0;
+		} else if (!strcmp(argv[i], "--version")) {
+			printf("cxlbed %s (commit %s)\n", cxlbed_version(), cxlbed_commit());
 			return 0;
 		} else {
 			fprintf(stderr, "cxlbed: unknown option '%s'\n\n", argv[i]);

@@ -13,6 +13,25 @@ static void md_measure(GString *s, double v, const char *fmt)
 	g_string_append_printf(s, " %s |", fig_format(buf, sizeof(buf), v, fmt));
 }
 
+/* Each workload's warnings, where a reader of the figures sees them first. */
+static void md_warnings(GString *s, const struct run_result *r)
+{
+	gsize before = s->len;
+
+	for (guint i = 0; i < r->workloads->len; i++) {
+		const struct res_workload *w = g_ptr_array_index(r->workloads, i);
+		g_autofree char *where = w->region ? g_strdup_printf(" %s", w->region) :
+			w->node >= 0 ? g_strdup_printf(" node %d", w->node) : g_strdup("");
+
+		for (guint j = 0; j < w->warnings->len; j++)
+			g_string_append_printf(s, "- **warning**: workload %s on %s%s: %s\n",
+					       w->name, w->host, where,
+					       (const char *)g_ptr_array_index(w->warnings, j));
+	}
+	if (s->len > before)
+		g_string_append(s, "\n");
+}
+
 bool result_write_report(const struct run_result *r, const char *path,
 			 GError **error)
 {
@@ -37,6 +56,7 @@ bool result_write_report(const struct run_result *r, const char *path,
 				       (const char *)g_ptr_array_index(r->boot_retries, i));
 	if (r->boot_retries->len)
 		g_string_append(s, "\n");
+	md_warnings(s, r);
 	g_string_append_printf(s, "## How the figures were obtained\n\n%s.%s "
 			       "Each node row gives its clock: `modeled` figures come "
 			       "from the timing-model plugin's region-of-interest "

@@ -46,6 +46,7 @@ static void workload_free(gpointer p)
 	g_free(w->error);
 	if (w->output)
 		json_object_unref(w->output);
+	g_ptr_array_unref(w->warnings);
 	g_free(w);
 }
 
@@ -75,6 +76,8 @@ void result_free(struct run_result *r)
 	g_free(r->qemu_version);
 	g_free(r->qemu_path);
 	g_free(r->qemu_package);
+	g_free(r->cxlbed_version);
+	g_free(r->cxlbed_commit);
 	g_free(r->interrupted);
 	g_ptr_array_unref(r->boot_retries);
 	g_ptr_array_unref(r->hosts);
@@ -169,6 +172,7 @@ struct res_workload *result_add_workload(struct run_result *r, const char *host,
 	w->name = g_strdup(name);
 	w->program = g_strdup(program);
 	w->node = node;
+	w->warnings = g_ptr_array_new_with_free_func(g_free);
 	g_ptr_array_add(r->workloads, w);
 	return w;
 }

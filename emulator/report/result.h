@@ -58,6 +58,9 @@ struct res_workload {
 	double wall_s;		/* host wall time for the request */
 	JsonObject *output;	/* the program's JSON line, may be NULL */
 	char *error;
+	/* what makes its figures mean less than they seem (char *): a
+	 * working set that fits in the modeled LLC (command_workload.h) */
+	GPtrArray *warnings;
 };
 
 struct run_result {
@@ -75,6 +78,9 @@ struct run_result {
 	char *qemu_version;
 	char *qemu_path;	/* the binary the run started (qemu_binary.h) */
 	char *qemu_package;	/* "cxlbed-KEY" for cxlbed's build (docs/qemu.md) */
+	/* the cxlbed that ran it: version.h's version and commit */
+	char *cxlbed_version;
+	char *cxlbed_commit;
 	char *interrupted;	/* signal name if Ctrl-C etc., else NULL */
 	/* why every host was booted again (char *; runner.c, boot_hosts) */
 	GPtrArray *boot_retries;

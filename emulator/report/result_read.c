@@ -51,6 +51,17 @@ static JsonArray *array_of(JsonObject *o, const char *key)
 	return n && JSON_NODE_HOLDS_ARRAY(n) ? json_node_get_array(n) : NULL;
 }
 
+/* The strings of array @key into @into; other members are skipped. */
+static void read_strings(JsonObject *o, const char *key, GPtrArray *into)
+{
+	JsonArray *a = array_of(o, key);
+
+	for (guint i = 0; a && i < json_array_get_length(a); i++)
+		if (JSON_NODE_HOLDS_VALUE(json_array_get_element(a, i)) &&
+		    json_node_get_value_type(json_array_get_element(a, i)) == G_TYPE_STRING)
+			g_ptr_array_add(into, g_strdup(json_array_get_string_element(a, i)));
+}
+
 static JsonObject *object_at(JsonArray *a, guint i)
 {
 	JsonNode *n = json_array_get_element(a, i);
@@ -136,6 +147,7 @@ static void read_workload(struct run_result *r, JsonObject *o)
 	w->ok = json_object_get_boolean_member_with_default(o, "ok", false);
 	w->wall_s = read_figure(o, "host_wall_s");
 	w->error = g_strdup(str_of(o, "error"));
+	read_strings(o, "warnings", w->warnings);
 	if (out && JSON_NODE_HOLDS_OBJECT(out))
 		w->output = json_object_ref(json_node_get_object(out));
 }
@@ -156,13 +168,10 @@ struct run_result *result_from_json(JsonObject *o)
 	r->qemu_version = g_strdup(str_of(o, "qemu_version"));
 	r->qemu_path = g_strdup(str_of(o, "qemu_path"));
 	r->qemu_package = g_strdup(str_of(o, "qemu_package"));
+	r->cxlbed_version = g_strdup(str_of(o, "cxlbed_version"));
+	r->cxlbed_commit = g_strdup(str_of(o, "cxlbed_commit"));
 	r->interrupted = g_strdup(str_of(o, "interrupted"));
-	if ((a = array_of(o, "boot_retries")))
-		for (guint i = 0; i < json_array_get_length(a); i++)
-			if (JSON_NODE_HOLDS_VALUE(json_array_get_element(a, i)) &&
-			    json_node_get_value_type(json_array_get_element(a, i)) == G_TYPE_STRING)
-				g_ptr_array_add(r->boot_retries,
-						g_strdup(json_array_get_string_element(a, i)));
+	read_strings(o, "boot_retries", r->boot_retries);
 	if ((a = array_of(o, "hosts")))
 		for (guint i = 0; i < json_array_get_length(a); i++)
 			if (object_at(a, i))

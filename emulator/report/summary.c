@@ -69,6 +69,15 @@ static void add_host(JsonBuilder *b, const struct res_host *h)
 	json_builder_end_object(b);
 }
 
+static void set_strings(JsonBuilder *b, const char *key, const GPtrArray *a)
+{
+	json_builder_set_member_name(b, key);
+	json_builder_begin_array(b);
+	for (guint i = 0; i < a->len; i++)
+		json_builder_add_string_value(b, g_ptr_array_index(a, i));
+	json_builder_end_array(b);
+}
+
 static void add_workload(JsonBuilder *b, const struct res_workload *w)
 {
 	json_builder_begin_object(b);
@@ -83,6 +92,7 @@ static void add_workload(JsonBuilder *b, const struct res_workload *w)
 	json_builder_add_boolean_value(b, w->ok);
 	set_measure(b, "host_wall_s", w->wall_s);
 	set_str(b, "error", w->error);
+	set_strings(b, "warnings", w->warnings);
 	json_builder_set_member_name(b, "output");
 	if (w->output) {
 		JsonNode *o = json_node_new(JSON_NODE_OBJECT);
@@ -115,12 +125,10 @@ JsonNode *result_to_json(const struct run_result *r)
 	set_str(b, "qemu_version", r->qemu_version);
 	set_str(b, "qemu_path", r->qemu_path);
 	set_str(b, "qemu_package", r->qemu_package);
+	set_str(b, "cxlbed_version", r->cxlbed_version);
+	set_str(b, "cxlbed_commit", r->cxlbed_commit);
 	set_str(b, "interrupted", r->interrupted);
-	json_builder_set_member_name(b, "boot_retries");
-	json_builder_begin_array(b);
-	for (guint i = 0; i < r->boot_retries->len; i++)
-		json_builder_add_string_value(b, g_ptr_array_index(r->boot_retries, i));
-	json_builder_end_array(b);
+	set_strings(b, "boot_retries", r->boot_retries);
 
 	json_builder_set_member_name(b, "hosts");
 	json_builder_begin_array(b);

@@ -4,6 +4,7 @@
 #include "figures.h"
 #include "program_output.h"
 #include "progress.h"
+#include "working_set.h"
 
 #include <string.h>
 
@@ -131,10 +132,10 @@ JsonObject *command_output(JsonObject *reply, const char *command, const char *l
 	return o;
 }
 
-/* The modeled ns of the command's region, or -1. */
-static double command_roi_ns(JsonObject *modeled)
+/* The command's region among the modeled ROIs, or NULL. */
+static JsonObject *command_roi(JsonObject *modeled)
 {
-	JsonArray *rois = json_object_has_member(modeled, "rois") ?
+	JsonArray *rois = modeled && json_object_has_member(modeled, "rois") ?
 		json_object_get_array_member(modeled, "rois") : NULL;
 
 	for (guint i = 0; rois && i < json_array_get_length(rois); i++) {
@@ -142,9 +143,17 @@ static double command_roi_ns(JsonObject *modeled)
 
 		if (!g_strcmp0(json_object_get_string_member_with_default(r, "kind", ""),
 			       "command"))
-			return json_object_get_double_member_with_default(r, "modeled_ns", -1);
+			return r;
 	}
-	return -1;
+	return NULL;
+}
+
+/* The modeled ns of the command's region, or -1. */
+static double command_roi_ns(JsonObject *modeled)
+{
+	JsonObject *r = command_roi(modeled);
+
+	return r ? json_object_get_double_member_with_default(r, "modeled_ns", -1) : -1;
 }
 
 static double member(JsonObject *o, const char *obj, const char *key)
@@ -174,6 +183,40 @@ double command_add_modeled(JsonObject *output)
 	json_object_set_double_member(modeled, "per_s", per_s);
 	json_object_set_double_member(output, "clock_agreement", own / per_s);
 	return own / per_s;
+}
+
+char *command_llc_warning(JsonObject *output, const char *command, uint64_t llc_bytes,
+			  int line_bytes)
+{
+	JsonObject *modeled = json_object_has_member(output, "modeled") ?
+		json_object_get_object_member(output, "modeled") : NULL;
+	JsonObject *roi = command_roi(modeled);
+	g_autofree char *how = NULL;
+	JsonObject *ws;
+	uint64_t bytes;
+	bool from_line = working_set_of_command(command, &bytes, &how);
+	gint64 lines = roi ? json_object_get_int_member_with_default(roi, "memory_lines_read", -1) : -1;
+
+	if (!from_line) {
+		if (lines < 0 || line_bytes <= 0 || !llc_bytes)
+			return NULL;
+		bytes = (uint64_t)lines * (uint64_t)line_bytes;
+		how = g_strdup_printf("%" G_GINT64_FORMAT " lines of %d bytes read from memory "
+				      "over its whole run", lines, line_bytes);
+	}
+	ws = json_object_new();
+	json_object_set_int_member(ws, "bytes", (gint64)bytes);
+	json_object_set_string_member(ws, "from", from_line ? "command line" : "memory reads");
+	json_object_set_string_member(ws, "how", how);
+	json_object_set_int_member(ws, "llc_bytes", (gint64)llc_bytes);
+	json_object_set_boolean_member(ws, "fits_llc", bytes <= llc_bytes);
+	json_object_set_object_member(output, "working_set", ws);
+	if (bytes > llc_bytes)
+		return NULL;
+	return g_strdup_printf("its working set (%.3g MiB: %s) fits in the modeled last-level "
+			       "cache (%.3g MiB): its figures, CXL/local included, measure the "
+			       "cache, not the path to memory", bytes / 1048576.0, how,
+			       llc_bytes / 1048576.0);
 }
 
 char *command_summary(JsonObject *output)

@@ -42,6 +42,20 @@ char *command_log_text(const char *label, const char *command, JsonObject *reply
  */
 double command_add_modeled(JsonObject *output);
 
+/*
+ * With the timing model, after command_add_modeled: does the command's
+ * working set fit in the host's modeled last-level cache (@llc_bytes)?
+ * Its working set is what its command line says (working_set.h), else
+ * what its whole run read from memory (the command ROI's
+ * "memory_lines_read" of @line_bytes each: every line it used that was
+ * not in the cache already). Adds "working_set" to @output: {"bytes",
+ * "from": "command line" | "memory reads", "how", "llc_bytes",
+ * "fits_llc"}, and returns the warning when it fits (its figures then
+ * measure the cache, not the path to memory, on any node), else NULL.
+ */
+char *command_llc_warning(JsonObject *output, const char *command, uint64_t llc_bytes,
+			  int line_bytes);
+
 /* One line for the progress log. */
 char *command_summary(JsonObject *output);
 

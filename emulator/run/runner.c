@@ -3,6 +3,7 @@
 #include "agent.h"
 #include "command_workload.h"
 #include "guest_layer.h"
+#include "modeled_clock.h"
 #include "data_check.h"
 #include "fault_rois.h"
 #include "fm.h"
@@ -22,6 +23,7 @@
 #include "run_registry.h"
 #include "run_state.h"
 #include "vcpu_where.h"
+#include "version.h"
 #include "verify.h"
 
 #include <errno.h>
@@ -537,6 +539,7 @@ struct pending {
 	guint id;		/* agent request id; 0: not sent */
 	guint first_roi;
 	gint64 t0;
+	double modeled_t0_ns;	/* the guest's modeled clock then; < 0: none */
 	int together;		/* hosts a `together` workload starts on; 0: not one */
 	char *command;		/* a command workload's expanded command line */
 	GString *log;		/* its log file: setup, command, cleanup */
@@ -586,6 +589,57 @@ static char *workload_log(const struct run *run, const struct pending *p)
 			       p->w->id, where);
 }
 
+/* "node 1", "r1 dax0.0", or NULL: where invocation @p runs. */
+static char *where_of(const struct pending *p)
+{
+	if (p->dax)
+		return g_strdup_printf("%s %s", p->dax->region, p->dax->dax);
+	return p->node >= 0 ? g_strdup_printf("node %d", p->node) : NULL;
+}
+
+/* The modeled ns @hr's guest has reached; -1 without the timing model. */
+static double modeled_now(const struct run *run, const struct host_run *hr)
+{
+	return run->shm ? modeled_clock_host_ns(run->shm, hr->h->index, hr->h->cpus) : -1;
+}
+
+/*
+ * Wait for the reply to request @id, which @p's host has run since
+ * @t0 (host) and @modeled_t0_ns; every heartbeat interval meanwhile, one
+ * progress line with the host and modeled time it has taken so far
+ * (@step: "setup", "cleanup" or NULL for the workload itself).
+ */
+static JsonObject *wait_run(struct run *run, const struct pending *p, const char *step,
+			    guint id, gint64 t0, double modeled_t0_ns, gint64 deadline,
+			    GError **error)
+{
+	gint64 every = (gint64)progress_heartbeat_s() * G_USEC_PER_SEC;
+
+	/* the next line one interval after this one, however late it came */
+	for (gint64 beat = t0 + every;; beat = g_get_monotonic_time() + every) {
+		GError *err = NULL;
+		JsonObject *res = agent_wait(p->hr->agent, "run", id, MIN(beat, deadline), &err);
+		g_autofree char *where = NULL, *what = NULL, *line = NULL;
+		double now_ns;
+
+		if (res)
+			return res;
+		if (beat >= deadline || !g_error_matches(err, G_IO_ERROR, G_IO_ERROR_TIMED_OUT)) {
+			g_propagate_error(error, err);
+			return NULL;
+		}
+		g_error_free(err);
+		now_ns = modeled_t0_ns >= 0 ? modeled_now(run, p->hr) : -1;
+		where = where_of(p);
+		what = step && where ? g_strdup_printf("%s, %s", where, step) :
+			g_strdup(step ? step : where);
+		line = progress_heartbeat_text(what, (g_get_monotonic_time() - t0) / 1e6,
+					       now_ns >= 0 ? (now_ns - modeled_t0_ns) / 1e9 : -1,
+					       run->opts->timing);
+		progress(p->hr->h->id, p->w->id, "%s", line);
+	}
+}
+
 /* Send the agent its `run`; the plugin's ROIs from here on are this run's. */
 static void send_run(struct run *run, struct pending *p, JsonObject *args)
 {
@@ -597,6 +651,7 @@ static void send_run(struct run *run, struct pending *p, JsonObject *args)
 	if (p->hr->timing_report)
 		p->first_roi = timing_report_roi_count(p->hr->timing_report);
 	p->t0 = g_get_monotonic_time();
+	p->modeled_t0_ns = modeled_now(run, p->hr);
 	p->id = agent_send(p->hr->agent, "run", args, &err);
 	if (!p->id)
 		p->rw->error = g_strdup(err->message);
@@ -609,14 +664,17 @@ static JsonObject *command_step(struct run *run, struct pending *p, const char *
 	g_autoptr(JsonObject) args = json_object_new();
 	g_autofree char *cmd = expand_for(p, text, error);
 	g_autofree char *log = NULL;
+	g_autofree char *step = g_strndup(label, strcspn(label, ":"));
 	JsonObject *res;
+	guint id;
 
 	if (!cmd)
 		return NULL;
 	json_object_set_string_member(args, "command", cmd);
 	json_object_set_int_member(args, "timeout_s", p->w->timeout_s);
-	res = agent_call(p->hr->agent, "run", args,
-			 deadline_in(run, p->w->timeout_s + 30), error);
+	id = agent_send(p->hr->agent, "run", args, error);
+	res = id ? wait_run(run, p, step, id, g_get_monotonic_time(), modeled_now(run, p->hr),
+			    deadline_in(run, p->w->timeout_s + 30), error) : NULL;
 	log = command_log_text(label, cmd, res);
 	g_string_append(p->log, log);
 	if (res && json_object_get_int_member_with_default(res, "exit", -1)) {
@@ -674,6 +732,13 @@ static void start_one(struct run *run, struct pending *p)
 	g_autoptr(JsonObject) args = NULL;
 	JsonArray *argv;
 
+	/* the stage names the workload while it runs, a command's setup included */
+	if (p->node >= 0)
+		run_state_stage(run->state, "workloads", "%s on %s node %d", p->w->id,
+				p->hr->h->id, p->node);
+	else
+		run_state_stage(run->state, "workloads", "%s on %s%s%s", p->w->id,
+				p->hr->h->id, p->dax ? " " : "", p->dax ? p->dax->region : "");
 	if (p->w->command) {
 		start_command(run, p);
 		return;
@@ -704,13 +769,6 @@ static void start_one(struct run *run, struct pending *p)
 	json_object_set_string_member(args, "program", p->w->program);
 	json_object_set_array_member(args, "args", argv);
 	json_object_set_int_member(args, "timeout_s", p->w->timeout_s);
-
-	if (p->node >= 0)
-		run_state_stage(run->state, "workloads", "%s on %s node %d", p->w->id,
-				p->hr->h->id, p->node);
-	else
-		run_state_stage(run->state, "workloads", "%s on %s%s%s", p->w->id,
-				p->hr->h->id, p->dax ? " " : "", p->dax ? p->dax->region : "");
 	p->rw = result_add_workload(run->res, p->hr->h->id, p->w->id, p->w->program,
 				    p->node);
 	if (p->dax)
@@ -721,6 +779,24 @@ static void start_one(struct run *run, struct pending *p)
 static bool host_usable(const struct host_run *hr)
 {
 	return !hr->failed && hr->agent && !qemu_proc_interrupted();
+}
+
+/*
+ * A user program whose working set fits in the modeled LLC measures the
+ * cache, not the path (sysbench memory with 1 MiB blocks measured
+ * CXL/local 1.000): said on the progress log, in summary.json's workload
+ * entry and in report.md.
+ */
+static void warn_fits_llc(const struct host_run *hr, struct pending *p, const char *check)
+{
+	const struct cb_cache_cfg *c = &hr->h->cache;
+	char *warning = command_llc_warning(p->rw->output, p->command, c->llc_bytes,
+					    c->line_bytes ? c->line_bytes : 64);
+
+	if (!warning)
+		return;
+	g_ptr_array_add(p->rw->warnings, warning);
+	progress(hr->h->id, "WARNING", "%s: %s", check + strlen("workload:"), warning);
 }
 
 /*
@@ -757,6 +833,8 @@ static void finish_command(struct run *run, struct pending *p, JsonObject *res,
 			rw->error = g_strdup_printf("timing model: %s", err->message);
 		} else {
 			agree = command_add_modeled(rw->output);
+			if (hr->timing_report)	/* the LLC is the model's */
+				warn_fits_llc(hr, p, check);
 		}
 	}
 	if (p->w->cleanup && host_usable(hr) &&
@@ -787,15 +865,15 @@ static void finish_one(struct run *run, struct pending *p)
 		p->dax ? g_strdup_printf("workload:%s:%s:%s", p->w->id, hr->h->id,
 					 p->dax->region) :
 		g_strdup_printf("workload:%s:%s", p->w->id, hr->h->id);
-	char where[64];
+	g_autofree char *where = where_of(p);
 
 	if (p->w->command && !p->id) {	/* setup failed, or a placeholder had no value */
 		finish_command(run, p, NULL, check);
 		return;
 	}
 	if (p->id)
-		res = agent_wait(hr->agent, "run", p->id,
-				 deadline_in(run, p->w->timeout_s + 30), &err);
+		res = wait_run(run, p, NULL, p->id, p->t0, p->modeled_t0_ns,
+			       deadline_in(run, p->w->timeout_s + 30), &err);
 	else
 		g_set_error(&err, G_IO_ERROR, G_IO_ERROR_FAILED, "%s", rw->error);
 	rw->wall_s = (g_get_monotonic_time() - p->t0) / 1e6;
@@ -854,14 +932,10 @@ static void finish_one(struct run *run, struct pending *p)
 	result_check(run->res, check, rw->ok, "%s", rw->ok ? "ran" : rw->error);
 	absorb_output(p->dax ? result_host_find_dax(hr->res, p->dax->region) :
 		      result_host_find_node(hr->res, p->node), rw->output);
-	if (p->dax)
-		g_snprintf(where, sizeof(where), "%s %s", p->dax->region, p->dax->dax);
-	else
-		g_snprintf(where, sizeof(where), "node %d", p->node);
 	{
 		g_autofree char *line = rw->output ? format_figures(rw->output) : NULL;
 
-		progress(hr->h->id, p->w->id, "%s: %s (%.1f s)", where,
+		progress(hr->h->id, p->w->id, "%s: %s (%.1f s)", where ? where : "node -1",
 			 line ? line : rw->error, rw->wall_s);
 	}
 }
@@ -1291,6 +1365,8 @@ int runner_run(const struct scenario *s, const struct cb_topology *t,
 	res->topology_name = g_strdup(t->name);
 	res->scenario = g_strdup(s->name);
 	res->started_at = g_date_time_format_iso8601(now);
+	res->cxlbed_version = g_strdup(cxlbed_version());
+	res->cxlbed_commit = g_strdup(cxlbed_commit());
 	res->boot_ready_s = -1;
 	res->timing_model = o->timing;
 	res->guest_clock = o->timing && !o->host_clock ? "modeled" : "host";

@@ -261,7 +261,13 @@ bool timing_merge(JsonObject *output, const char *report, guint first_roi,
 				json_object_set_double_member(m, "ns_per_access", ns / acc);
 		} else if (!g_strcmp0(kind, "command") || !g_strcmp0(kind, "span")) {
 			/* a whole command's run, or a span of work (a pooling
-			 * policy's run): its time is the figure */
+			 * policy's run): its time is the figure; a command's
+			 * lines from memory say whether it outgrew the cache
+			 * (command_workload.h) */
+			if (!g_strcmp0(kind, "command") && json_object_has_member(got, "mem_reads_local"))
+				json_object_set_int_member(m, "memory_lines_read",
+					json_object_get_int_member_with_default(got, "mem_reads_local", 0) +
+					json_object_get_int_member_with_default(got, "mem_reads_cxl", 0));
 		} else {
 			g_autofree char *k = bandwidth_key(w, kind);
 

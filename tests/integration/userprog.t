@@ -4,6 +4,9 @@
 # model (tests/data/userprog-sysbench.scn). The agent marks the whole run
 # as one ROI; the runner reads sysbench's own MiB/sec and compares it with
 # the MiB it transferred over the modeled ROI time, and reports CXL/local.
+# While it runs, state.json names it and a heartbeat (every 10 s here)
+# gives its host and modeled time; two workloads whose working sets fit in
+# the modeled LLC are warned about. The run names the cxlbed that made it.
 # Then redis-server with its data on either node under redis-benchmark
 # (tests/data/userprog-redis.scn, about 7 minutes: code running on CXL
 # memory is slow under TCG).
@@ -11,7 +14,7 @@
 need_image
 command -v apt-cache >/dev/null || skip_all "no APT on this host (packages need Debian 12)"
 [ -f "$top/build/timing/libcxlbed-timing.so" ] || skip_all "timing plugin not built"
-plan 11
+plan 20
 
 # jq over workload NAME's run on node N of the run in $out: w NAME N QUERY
 w() { jq -r ".workloads[] | select(.name == \"$1\" and .node == $2) | $3" "$out/summary.json"; }
@@ -34,7 +37,15 @@ figures() {
 agrees() { check "$2" both "clock:$1"; }
 
 out=$outroot/run
-"$cxlbed" run --out "$out" "$top/tests/data/userprog-sysbench.scn" >"$outroot/run.out" 2>"$outroot/run.err"
+CXLBED_HEARTBEAT_S=10 "$cxlbed" run --out "$out" "$top/tests/data/userprog-sysbench.scn" \
+	>"$outroot/run.out" 2>"$outroot/run.err" &
+pid=$!
+# the stage and its detail, as often as a person would look
+while kill -0 $pid 2>/dev/null; do
+	jq -r '"\(.stage) \(.detail)"' "$out/state.json" 2>/dev/null
+	sleep 0.5
+done | uniq >"$outroot/stages"
+wait $pid
 rc=$?
 check "sysbench ran under numactl on node 0 (local) and node 1 (CXL)" both workload:sysbench
 check "its own figures were read: 1024 MiB on both nodes" \
@@ -47,6 +58,39 @@ check "CXL/local reported; the modeled CXL node is the slower one" \
 	[ "$(w sysbench 1 '.output.vs_local.node == 0 and .output.vs_local.modeled_per_s > 0 and .output.vs_local.modeled_per_s < 1')" = true ]
 figures sysbench MiB | diag
 agrees sysbench "sysbench's own MiB/sec agrees within 5% with MiB over modeled time, both nodes"
+
+check "state.json said workloads, sysbench on h0 node 1, while it ran" \
+	grep -qx 'workloads sysbench on h0 node 1' "$outroot/stages"
+paste -sd ';' "$outroot/stages" | diag
+# "  96.0s  h0       sysbench   node 1: still running after 10.0 s of host
+# time, 0.123 s of modeled time": run time, host s, modeled s of each line
+grep -a 'sysbench   node 1: still running after' "$outroot/run.err" |
+	sed 's/^[^0-9]*\([0-9.]*\)s .* after \([0-9.]*\) s of host time, \([0-9.]*\) s of modeled time$/\1 \2 \3/' \
+	>"$outroot/beats"
+# two or more, every one of them read whole
+beats_read() { [ "$(wc -l <"$1")" -ge 2 ] && ! grep -qv '^[0-9.]* [0-9.]* [0-9.]*$' "$1"; }
+check "heartbeats while sysbench ran on node 1, each with host and modeled time" \
+	beats_read "$outroot/beats"
+check "... at most 10 s apart, host and modeled time growing" \
+	awk 'NR > 1 && ($1 - t > 12 || $2 <= h || $3 <= m) { bad = 1 } { t = $1; h = $2; m = $3 }
+	     END { exit bad || !NR }' "$outroot/beats"
+head -n 3 "$outroot/beats" | diag
+
+# jq over the one run of workload NAME: ws NAME QUERY
+ws() { jq -r ".workloads[] | select(.name == \"$1\") | $2" "$out/summary.json"; }
+check "sysbench's 4 MiB block outgrows the 1 MiB LLC: no warning, working set from its command line" \
+	[ "$(w sysbench 1 '[.output.working_set.bytes, .output.working_set.from, .output.working_set.fits_llc, (.warnings | length)] | @tsv')" = "$(printf '4194304\tcommand line\tfalse\t0')" ]
+check "a 64 KiB block fits: warned, from the command line" \
+	[ "$(ws small-block '[.output.working_set.bytes, .output.working_set.from, (.warnings[0] | test("fits in the modeled last-level cache"))] | @tsv')" = "$(printf '65536\tcommand line\ttrue')" ]
+check "cat /proc/version fits by the lines it read from memory: warned" \
+	[ "$(ws tiny '[.output.working_set.from, .output.working_set.fits_llc, (.warnings | length)] | @tsv')" = "$(printf 'memory reads\ttrue\t1')" ]
+ws tiny '.output.working_set.how' | diag
+check "report.md and the progress log carry both warnings, and only those" \
+	[ "$(grep -c '^- \*\*warning\*\*: workload' "$out/report.md")/$(grep -ac 'WARNING' "$outroot/run.err")" = 2/2 ]
+no_criticals() { ! grep -aq -- '-CRITICAL \*\*' "$1"; }
+check "no GLib assertion in the progress log" no_criticals "$outroot/run.err"
+check "summary.json names the cxlbed that ran it, as cxlbed --version does" \
+	[ "$("$cxlbed" --version)" = "cxlbed $(sj "$out" .cxlbed_version) (commit $(sj "$out" .cxlbed_commit))" ]
 check "no QEMU left behind" no_qemu_left "$out"
 [ "$failed" -eq 0 ] || { echo "cxlbed run exit $rc"; tail -n 25 "$outroot/run.err"; } | diag
 

@@ -2,10 +2,54 @@
 /* summary.json keeps product.md's contract; verdicts follow the checks. */
 #include "tap.h"
 #include "result.h"
+#include "result_read.h"
 
 static JsonObject *host0(JsonObject *root)
 {
 	return json_array_get_object_element(json_object_get_array_member(root, "hosts"), 0);
+}
+
+/*
+ * A workload's warnings (a working set that fits in the modeled LLC):
+ * in its summary.json entry, read back from it, and in report.md.
+ */
+static void warnings(void)
+{
+	g_autoptr(run_result) r = result_new();
+	g_autoptr(run_result) back = NULL;
+	g_autoptr(JsonNode) root = NULL;
+	g_autofree char *dir = g_dir_make_tmp("cxlbed-res-XXXXXX", NULL);
+	g_autofree char *md_path = g_build_filename(dir, "report.md", NULL);
+	g_autofree char *md = NULL;
+	struct res_workload *w;
+	JsonArray *ws;
+
+	r->run_id = g_strdup("w");
+	r->cxlbed_version = g_strdup("0.1.0");
+	r->cxlbed_commit = g_strdup("abc1234");
+	result_add_workload(r, "h0", "sb", "command", 0);
+	w = result_add_workload(r, "h0", "sb", "command", 1);
+	g_ptr_array_add(w->warnings, g_strdup("its working set (1 MiB) fits"));
+	root = result_to_json(r);
+	ws = json_object_get_array_member(json_array_get_object_element(
+		json_object_get_array_member(json_node_get_object(root), "workloads"), 1),
+		"warnings");
+	ok(ws && json_array_get_length(ws) == 1 &&
+	   !strcmp(json_array_get_string_element(ws, 0), "its working set (1 MiB) fits") &&
+	   json_array_get_length(json_object_get_array_member(json_array_get_object_element(
+		json_object_get_array_member(json_node_get_object(root), "workloads"), 0),
+		"warnings")) == 0,
+	   "summary.json: the warned workload's entry has it, the other an empty list");
+	back = result_from_json(json_node_get_object(root));
+	w = g_ptr_array_index(back->workloads, 1);
+	ok(w->warnings->len == 1 && !g_strcmp0(back->cxlbed_commit, "abc1234") &&
+	   !g_strcmp0(back->cxlbed_version, "0.1.0"),
+	   "read back: the warning, cxlbed's version and commit");
+	ok(result_write_report(r, md_path, NULL) && g_file_get_contents(md_path, &md, NULL, NULL) &&
+	   strstr(md, "- **warning**: workload sb on h0 node 1: its working set (1 MiB) fits\n"),
+	   "report.md says it, naming the workload, host and node");
+	unlink(md_path);
+	rmdir(dir);
 }
 
 int main(void)
@@ -16,14 +60,17 @@ int main(void)
 	JsonNode *root;
 	JsonObject *o, *node;
 	const char *keys[] = { "schema", "run_id", "topology", "scenario", "timing_model",
-			       "boot_ready_s", "hosts", "workloads", "faults", "checks", "verdict" };
+			       "boot_ready_s", "qemu_version", "cxlbed_version", "cxlbed_commit",
+			       "hosts", "workloads", "faults", "checks", "verdict" };
 	bool all = true;
 
-	plan(9);
+	plan(13);
 	r->run_id = g_strdup("20261122-000000-t");
 	r->topology = g_strdup("t.topo");
 	r->scenario = g_strdup("default");
 	r->boot_ready_s = 6.5;
+	r->cxlbed_version = g_strdup("0.1.0");
+	r->cxlbed_commit = g_strdup("d0c8f9b-dirty");
 	h = result_add_host(r, "h0");
 	h->memdevs = 4;
 	n = result_host_add_node(h, 0);
@@ -44,6 +91,9 @@ int main(void)
 		}
 	ok(all, "every contract key is present");
 	is_str(json_object_get_string_member(o, "schema"), "cxlbed.result/1", "schema name");
+	ok(!g_strcmp0(json_object_get_string_member_with_default(o, "cxlbed_version", NULL), "0.1.0") &&
+	   !g_strcmp0(json_object_get_string_member_with_default(o, "cxlbed_commit", NULL), "d0c8f9b-dirty"),
+	   "the cxlbed that ran it: its version and commit");
 	is_str(json_object_get_string_member(o, "verdict"), "pass", "all checks pass: verdict pass");
 	is_int(json_object_get_int_member(host0(o), "memdevs"), 4, "host memdevs");
 	node = json_array_get_object_element(json_object_get_array_member(host0(o), "nodes"), 1);
@@ -76,5 +126,6 @@ int main(void)
 		rmdir(dir);
 	}
 	result_free(r);
+	warnings();
 	return done_testing();
 }
