@@ -6,8 +6,8 @@
 # what `cxlbed plan` says each host has. And the guest kernel's memory
 # tiers (memory_tierN/nodelist, which the agent reports): DRAM in the top
 # tier, every CXL node below it, CXL nodes in their configured latency
-# order. cascade's region is devdax (QEMU carries no data two switch
-# levels down), so there only DRAM is tiered.
+# order. cascade's region is devdax (a stock QEMU carries no data two
+# switch levels down: docs/qemu.md), so there only DRAM is tiered.
 . "$(dirname "$0")/lib.sh"
 need_image
 topos=$(ls "$top"/topologies/*.topo)
