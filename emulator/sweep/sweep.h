@@ -113,7 +113,16 @@ int sweep_run_local(const struct sweep *s, guint jobs);
 /* One point, as a Slurm array task runs it: exec `cxlbed run`. */
 int sweep_run_point(const struct sweep *s, guint index);
 
-/* slurm.c: OUT/sweep.sbatch, one array task per point; extra #SBATCH lines. */
+/*
+ * slurm.c. Can @out (absolute) and @extra (--sbatch ARGs) go into the
+ * script's #SBATCH lines as they are? An input error otherwise.
+ */
+bool sweep_slurm_check(const char *out, char *const *extra, GError **error);
+/*
+ * OUT/sweep.sbatch, one array task per point, asking for the most CPUs,
+ * memory and time any point needs; extra #SBATCH lines (an --sbatch that
+ * sets --cpus-per-task, --mem or --time replaces the script's own).
+ */
 char *sweep_sbatch_script(const struct sweep *s, const char *cxlbed,
 			  char *const *extra);
 bool sweep_write_sbatch(const struct sweep *s, const char *cxlbed, char *const *extra,

@@ -105,9 +105,10 @@ static void test_load_expand(void)
 	}
 	script = sweep_sbatch_script(s, "/opt/cxlbed/cxlbed", (char *[]){ "--partition=cxl", NULL });
 	ok(strstr(script, "#SBATCH --array=0-3\n") && strstr(script, "#SBATCH --cpus-per-task=1\n") &&
-	   strstr(script, "#SBATCH --partition=cxl\n") &&
+	   strstr(script, "#SBATCH --mem=1537M\n") && strstr(script, "#SBATCH --partition=cxl\n") &&
 	   strstr(script, "exec '/opt/cxlbed/cxlbed' sweep --point \"$SLURM_ARRAY_TASK_ID\" "),
-	   "sbatch script: array 0-3, 1 CPU per point, extra #SBATCH, the task runs its point");
+	   "sbatch script: array 0-3, 1 CPU and 1537M per point (docs/sweeps.md's example), "
+	   "extra #SBATCH, the task runs its point");
 	g_autofree char *cmd = g_strdup_printf("rm -rf '%s'", tmp);
 	g_spawn_command_line_sync(cmd, NULL, NULL, NULL, NULL);
 }
@@ -301,11 +302,64 @@ static void test_base_refused(void)
 	rm_tree(tmp);
 }
 
+/* The array script: --mem, logs per job and task, the most any point asks. */
+static void test_sbatch(void)
+{
+	g_autofree char *tmp = g_dir_make_tmp("cxlbed-sweep-XXXXXX", NULL);
+	g_autofree char *out = g_build_filename(tmp, "out", NULL);
+	g_autofree char *path = g_build_filename(tmp, "hosts.sweep", NULL);
+	g_autofree char *scn_path = data("sweep-small.scn");
+	g_autofree char *text = g_strdup_printf(
+		"[sweep]\nscenario = %s\n[vary mem]\nkey = host h0 memory\nvalues = 1G 2G\n"
+		"[vary cpus]\nkey = host h0 cpus\nvalues = 2 1\n"
+		"[vary time]\nkey = scenario timeout\nvalues = 60 3000\n", scn_path);
+	g_autoptr(GError) err = NULL;
+	g_autoptr(sweep) s = NULL;
+	g_autofree char *script = NULL, *mine = NULL, *expect = NULL;
+
+	g_file_set_contents(path, text, -1, NULL);
+	s = sweep_load(path, &err);
+	if (s) {
+		sweep_expand(s, out);
+		if (!sweep_write_points(s, &err))
+			s = (sweep_free(s), NULL);
+	}
+	if (!ok(s != NULL, "a sweep of memory, cpus and timeout expands")) {
+		diag("%s", err->message);
+		rm_tree(tmp);
+		return;
+	}
+	script = sweep_sbatch_script(s, "/opt/cxlbed/cxlbed", NULL);
+	/* 2G + 256M device + 256M QEMU + (2 x (48K + 2M) + 1M) / 64 x 16 = 1.3M of cache tags */
+	ok(strstr(script, "#SBATCH --mem=2562M\n") && strstr(script, "#SBATCH --cpus-per-task=2\n") &&
+	   strstr(script, "#SBATCH --time=55\n"),
+	   "memory, CPUs and time: the most any point needs (2G + 512M + cache tags, 2, 50 + 5 min)");
+	expect = g_strdup_printf("#SBATCH --output=%s/points/slurm-%%A_%%a.log\n", s->out);
+	ok(strstr(script, expect) != NULL, "logs named by job and task (%%A_%%a)");
+	mine = sweep_sbatch_script(s, "/opt/cxlbed/cxlbed",
+				   (char *[]){ "--mem=8G", "--time=5", NULL });
+	ok(!strstr(mine, "--mem=2562M") && strstr(mine, "#SBATCH --mem=8G\n") &&
+	   !strstr(mine, "--time=55") && strstr(mine, "--cpus-per-task=2"),
+	   "an --sbatch --mem or --time replaces the script's own");
+	g_clear_error(&err);
+	ok(!sweep_slurm_check("/tmp/a b", NULL, &err) && err->code == CXLBED_ERROR_INPUT &&
+	   strstr(err->message, "--out /tmp/a b: with --slurm"), "--slurm: a folder with a blank is refused");
+	g_clear_error(&err);
+	ok(!sweep_slurm_check("/tmp/%A", NULL, &err), "--slurm: a folder with %% is refused");
+	g_clear_error(&err);
+	ok(!sweep_slurm_check("/tmp/x", (char *[]){ "--mem=1G\necho", NULL }, &err) &&
+	   strstr(err->message, "--sbatch: '--mem=1G\\x0aecho' holds a control character"),
+	   "--sbatch with a newline is refused, shown printable");
+	ok(sweep_slurm_check("/srv/cxl/sweep-a_1.b", (char *[]){ "--partition=cxl", NULL }, NULL),
+	   "an ordinary folder and --sbatch pass");
+	rm_tree(tmp);
+}
+
 int main(void)
 {
 	g_autoptr(GPtrArray) bad = bad_files(".sweep");
 
-	plan(bad->len + 20 + 12 + 4 + 2 + 1);
+	plan(bad->len + 20 + 12 + 4 + 2 + 1 + 8);
 	for (guint i = 0; i < bad->len; i++)
 		check_bad_file(g_ptr_array_index(bad, i), expand_and_check);
 	test_rewrite();
@@ -314,5 +368,6 @@ int main(void)
 	test_limit();
 	test_point_texts();
 	test_base_refused();
+	test_sbatch();
 	return tap_failed ? 1 : 0;
 }
