@@ -71,12 +71,15 @@ static bool check_target(const struct cfg_file *f, const struct sweep_axis *a, i
 				   a->kind, a->key);
 		return false;
 	}
-	if ((a->id && strcmp(a->id, "*") && !cfg_word_ok(a->id)) || !cfg_word_ok(a->key)) {
-		cxlbed_input_error(error, f->path, line, "[vary %s]: '%s' is not a %s: letters, "
-				   "digits, '_', '-', '.'%s", a->name,
-				   cfg_word_ok(a->key) ? a->id : a->key,
-				   cfg_word_ok(a->key) ? "section name" : "key",
-				   cfg_word_ok(a->key) ? " (or * for every section)" : "");
+	if (a->id && strcmp(a->id, "*") && !cfg_word_ok(a->id)) {
+		cxlbed_input_error(error, f->path, line, "[vary %s]: '%s' is not a section "
+				   "name: letters, digits, '_', '-', '.' (or * for every "
+				   "section)", a->name, a->id);
+		return false;
+	}
+	if (!cfg_word_ok(a->key)) {
+		cxlbed_input_error(error, f->path, line, "[vary %s]: '%s' is not a key: "
+				   "letters, digits, '_', '-', '.'", a->name, a->key);
 		return false;
 	}
 	if (!strcmp(a->kind, "scenario") && !strcmp(a->key, "topology")) {

@@ -219,6 +219,15 @@ static char *line_of(const char *path, long n)
 	return n <= (long)g_strv_length(lines) ? g_strdup(lines[n - 1]) : NULL;
 }
 
+/* The line of @path that @msg ("PATH:LINE: ...") names, or NULL. */
+static char *named_line(const char *msg, const char *path)
+{
+	size_t n = strlen(path);
+
+	return !strncmp(msg, path, n) && msg[n] == ':' ?
+		line_of(path, strtol(msg + n + 1, NULL, 10)) : NULL;
+}
+
 /* Does @msg name @key as a word of its own (not "size" in "ld-size")? */
 static bool names_key(const char *msg, const char *key)
 {
@@ -239,19 +248,15 @@ static const struct sweep_axis *blame(const struct sweep *s, const struct sweep_
 				      const char *msg)
 {
 	g_autofree char *topo = g_build_filename(p->dir, "point.topo", NULL);
-	const char *colon = strchr(msg, ':');
-	g_autofree char *file = colon ? g_strndup(msg, colon - msg) : NULL;
-	g_autofree char *line = NULL;
-	bool in_scn = file && !strcmp(file, p->input) && s->base_is_scenario;
+	g_autofree char *scn_line = s->base_is_scenario ? named_line(msg, p->input) : NULL;
+	g_autofree char *line = scn_line ? g_strdup(scn_line) : named_line(msg, topo);
+	g_autofree char *code = line ? code_of(line) : NULL;
 
-	if (file && (in_scn || !strcmp(file, topo)))
-		line = line_of(file, strtol(colon + 1, NULL, 10));
-	for (guint i = 0; line && i < s->axes->len; i++) {
+	for (guint i = 0; code && i < s->axes->len; i++) {
 		const struct sweep_axis *a = g_ptr_array_index(s->axes, i);
-		g_autofree char *code = code_of(line);
 		g_autofree char *set = g_strdup_printf("%s = %s", a->key, p->values[i]);
 
-		if (sweep_kind_in_scenario(a->kind) == in_scn && !strcmp(code, set))
+		if (sweep_kind_in_scenario(a->kind) == !!scn_line && !strcmp(code, set))
 			return a;
 	}
 	for (guint i = 0; i < s->axes->len; i++) {
