@@ -18,25 +18,6 @@
 
 #define FUZZ_FILE SRCDIR "/tests/data/fuzz.sweep"
 
-static char *scratch_dir;
-
-/* Each point's folder is gone once checked: only the scratch folder is left. */
-static void remove_scratch(void)
-{
-	g_rmdir(scratch_dir);
-}
-
-static const char *scratch(void)
-{
-	if (!scratch_dir) {
-		scratch_dir = g_dir_make_tmp("cxlbed-fuzz-sweep-XXXXXX", NULL);
-		if (!scratch_dir)
-			abort();
-		atexit(remove_scratch);
-	}
-	return scratch_dir;
-}
-
 static bool write_text(const char *path, const char *text)
 {
 	return !text || g_file_set_contents(path, text, -1, NULL);
@@ -71,24 +52,29 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	g_autoptr(GError) e = NULL;
 	g_autoptr(sweep) s = sweep_parse(FUZZ_FILE, (const char *)data, size, &e);
-	g_autofree char *topo_base = NULL, *scn_base = NULL;
+	g_autofree char *topo_base = NULL, *scn_base = NULL, *scratch = NULL;
 	guint n;
 
 	if (!s) {
 		fuzz_check_input_error(e, FUZZ_FILE);
 		return 0;
 	}
-	sweep_expand(s, scratch());
+	/* a folder per input, gone after it: libFuzzer's exit skips atexit() */
+	scratch = g_dir_make_tmp("cxlbed-fuzz-sweep-XXXXXX", NULL);
+	if (!scratch)
+		abort();
+	sweep_expand(s, scratch);
 	n = s->points->len;
 	if (!n || n > SWEEP_MAX_POINTS)
 		abort();	/* an axis without values or past the limit got through */
-	if (!g_file_get_contents(s->topology, &topo_base, NULL, NULL) ||
-	    (s->base_is_scenario && !g_file_get_contents(s->base, &scn_base, NULL, NULL)))
-		return 0;	/* the file changed since it was read */
-	check_point(s, g_ptr_array_index(s->points, 0), topo_base, scn_base);
-	if (n > 2)
-		check_point(s, g_ptr_array_index(s->points, n / 2), topo_base, scn_base);
-	if (n > 1)
-		check_point(s, g_ptr_array_index(s->points, n - 1), topo_base, scn_base);
+	if (g_file_get_contents(s->topology, &topo_base, NULL, NULL) &&
+	    (!s->base_is_scenario || g_file_get_contents(s->base, &scn_base, NULL, NULL))) {
+		check_point(s, g_ptr_array_index(s->points, 0), topo_base, scn_base);
+		if (n > 2)
+			check_point(s, g_ptr_array_index(s->points, n / 2), topo_base, scn_base);
+		if (n > 1)
+			check_point(s, g_ptr_array_index(s->points, n - 1), topo_base, scn_base);
+	}
+	g_rmdir(scratch);
 	return 0;
 }
