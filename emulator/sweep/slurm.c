@@ -125,7 +125,9 @@ char *sweep_sbatch_script(const struct sweep *s, const char *cxlbed, char *const
 	g_string_append_printf(sh, "#SBATCH --output=%s/points/slurm-%%A_%%a.log\n", s->out);
 	if (!extra_sets(extra, "--cpus-per-task"))
 		g_string_append_printf(sh, "#SBATCH --cpus-per-task=%u\n", n.cpus);
-	if (n.mem && !extra_sets(extra, "--mem"))
+	/* Slurm takes one of --mem, --mem-per-cpu, --mem-per-gpu */
+	if (n.mem && !extra_sets(extra, "--mem") && !extra_sets(extra, "--mem-per-cpu") &&
+	    !extra_sets(extra, "--mem-per-gpu"))
 		g_string_append_printf(sh, "#SBATCH --mem=%" G_GUINT64_FORMAT "M\n",
 				       (guint64)((n.mem + CB_MIB - 1) / CB_MIB));
 	if (!extra_sets(extra, "--time"))

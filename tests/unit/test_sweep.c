@@ -341,6 +341,10 @@ static void test_sbatch(void)
 	ok(!strstr(mine, "--mem=2562M") && strstr(mine, "#SBATCH --mem=8G\n") &&
 	   !strstr(mine, "--time=55") && strstr(mine, "--cpus-per-task=2"),
 	   "an --sbatch --mem or --time replaces the script's own");
+	g_free(mine);
+	mine = sweep_sbatch_script(s, "/opt/cxlbed/cxlbed", (char *[]){ "--mem-per-cpu=2G", NULL });
+	ok(!strstr(mine, "--mem=") && strstr(mine, "#SBATCH --mem-per-cpu=2G\n"),
+	   "so does --mem-per-cpu (Slurm takes one of the two)");
 	g_clear_error(&err);
 	ok(!sweep_slurm_check("/tmp/a b", NULL, &err) && err->code == CXLBED_ERROR_INPUT &&
 	   strstr(err->message, "--out /tmp/a b: with --slurm"), "--slurm: a folder with a blank is refused");
@@ -359,7 +363,7 @@ int main(void)
 {
 	g_autoptr(GPtrArray) bad = bad_files(".sweep");
 
-	plan(bad->len + 20 + 12 + 4 + 2 + 1 + 8);
+	plan(bad->len + 20 + 12 + 4 + 2 + 1 + 9);
 	for (guint i = 0; i < bad->len; i++)
 		check_bad_file(g_ptr_array_index(bad, i), expand_and_check);
 	test_rewrite();
