@@ -143,12 +143,17 @@ static bool reads_back(const struct sweep *s, const struct sweep_point *p, bool 
 	g_autoptr(GError) err = NULL;
 	g_autoptr(cfg_file) f = cfg_file_parse(name, text, -1, &err);
 
+	if (!f) {
+		g_set_error(error, CXLBED_ERROR, CXLBED_ERROR_RUN, "%s: point %s: the "
+			    "rewritten %s does not parse (%s): a bug in sweep_rewrite()",
+			    s->file, p->id, name, err->message);
+		return false;
+	}
 	for (guint i = 0; i < s->axes->len; i++) {
 		const struct sweep_axis *a = g_ptr_array_index(s->axes, i);
 
-		if (sweep_kind_in_scenario(a->kind) != in_scn)
-			continue;
-		for (guint j = 0; f && j < f->sections->len; j++) {
+		for (guint j = 0; sweep_kind_in_scenario(a->kind) == in_scn &&
+				  j < f->sections->len; j++) {
 			const struct cfg_section *sec = g_ptr_array_index(f->sections, j);
 			const struct cfg_entry *e = cfg_section_find(sec, a->key);
 
@@ -162,15 +167,8 @@ static bool reads_back(const struct sweep *s, const struct sweep_point *p, bool 
 				return false;
 			}
 		}
-		if (!f)
-			break;
 	}
-	if (f)
-		return true;
-	g_set_error(error, CXLBED_ERROR, CXLBED_ERROR_RUN, "%s: point %s: the rewritten "
-		    "%s does not parse (%s): a bug in sweep_rewrite()", s->file, p->id, name,
-		    err->message);
-	return false;
+	return true;
 }
 
 static bool point_file(const struct sweep *s, const struct sweep_point *p, bool in_scn,
