@@ -4,12 +4,10 @@
 #include "argv.h"
 #include "error.h"
 #include "fault_schedule.h"
-#include "guest_layer.h"
+#include "run_input.h"
 #include "paths.h"
-#include "pci_numbers.h"
 #include "qemu_binary.h"
 #include "runner.h"
-#include "timing_limits.h"
 
 #include <string.h>
 #include <stdio.h>
@@ -19,18 +17,7 @@ int run_prepare(const char *path, struct scenario **scn, struct cb_topology **to
 {
 	g_autoptr(GError) err = NULL;
 
-	*scn = scenario_load(path, &err);
-	if (*scn)
-		*topo = topology_load((*scn)->topology_path, &err);
-	if (*scn && *topo && (!qemu_check_topology(*topo, &err) ||
-			      !scenario_check_events(*scn, *topo, &err) ||
-			      !scenario_check_faults(*scn, *topo, (*scn)->timing, &err)))
-		g_clear_pointer(topo, topology_free);
-	/* packages APT does not know: refused before anything is fetched */
-	if (*scn && *topo && !guest_layer_check_packages((*scn)->packages,
-							 &(*scn)->packages_src, &err))
-		g_clear_pointer(topo, topology_free);
-	if (!*scn || !*topo) {
+	if (!run_input_load(path, scn, topo, &err)) {
 		fprintf(stderr, "%s\n", err->message);
 		return err->domain == CXLBED_ERROR ? err->code : 2;
 	}
@@ -152,8 +139,7 @@ int cmd_run(int argc, char **argv)
 		scn->faults->seed = (uint64_t)fault_seed;
 		scn->faults->seed_given = true;
 	}
-	if (!opts.timing && scn->faults &&
-	    !scenario_check_faults(scn, topo, false, &err)) {
+	if (!run_input_check_timing(scn, topo, opts.timing, &err)) {
 		fprintf(stderr, "%s\n", err->message);
 		return 2;
 	}
@@ -161,9 +147,5 @@ int cmd_run(int argc, char **argv)
 		fprintf(stderr, "cxlbed run: timing model off (%s): latency and bandwidth will be "
 			"the guest's clock under emulation, a functional check, not hardware "
 			"figures\n", no_timing ? "--no-timing" : "timing = off in the scenario");
-	if (opts.timing && !timing_check_limits(topo, &err)) {
-		fprintf(stderr, "%s\n", err->message);
-		return 2;
-	}
 	return runner_run(scn, topo, &opts, NULL);
 }

@@ -123,6 +123,14 @@ int cmd_sweep(int argc, char **argv)
 	}
 	if (!out)
 		out = default_out(s);
+	if (slurm) {
+		g_autofree char *abs = g_canonicalize_filename(out, NULL);
+
+		if (!sweep_slurm_check(abs, sbatch_args, &err)) {
+			fprintf(stderr, "cxlbed sweep: %s\n", err->message);
+			return 2;
+		}
+	}
 	sweep_expand(s, out);
 	if (!sweep_write_points(s, &err)) {
 		fprintf(stderr, "%s\n", err->message);

@@ -51,7 +51,7 @@ static void strip_comment(char *line)
 	}
 }
 
-static bool valid_word(const char *w)
+bool cfg_word_ok(const char *w)
 {
 	if (!*w)
 		return false;
@@ -117,8 +117,8 @@ static bool parse_header(struct cfg_file *f, char *line, int lineno,
 		else
 			g_free(words[i]);
 	words[n] = NULL;
-	if (n < 1 || n > 2 || !valid_word(words[0]) ||
-	    (n == 2 && !valid_word(words[1]))) {
+	if (n < 1 || n > 2 || !cfg_word_ok(words[0]) ||
+	    (n == 2 && !cfg_word_ok(words[1]))) {
 		cxlbed_input_error(error, f->path, lineno,
 				   "section header must look like [kind name] "
 				   "(names: letters, digits, '-', '_', '.')");
@@ -156,7 +156,7 @@ static bool parse_entry(struct cfg_file *f, char *line, int lineno,
 	*eq = '\0';
 	key = g_strstrip(line);
 	value = g_strstrip(eq + 1);
-	if (!valid_word(key)) {
+	if (!cfg_word_ok(key)) {
 		cxlbed_input_error(error, f->path, lineno, "bad key '%s'", key);
 		return false;
 	}

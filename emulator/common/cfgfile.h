@@ -54,6 +54,9 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(cfg_file, cfg_file_free)
 
 struct cfg_entry *cfg_section_find(const struct cfg_section *s, const char *key);
 
+/* A section's kind or name, or a key: letters, digits, '_', '-', '.'. */
+bool cfg_word_ok(const char *w);
+
 /*
  * A name cxlbed turns into QEMU ids, file and folder names: a letter, then
  * letters, digits, '-' or '_', at most CFG_NAME_MAX characters.

@@ -24,12 +24,20 @@
 #include <stdio.h>
 
 #define SWEEP_SCHEMA "cxlbed.sweep/1"
+/*
+ * The most points a sweep may have (the product of its axes' sizes). Each
+ * point is a whole `cxlbed run`, guests booted under TCG, and a folder of
+ * its own; a bigger matrix is refused before anything is allocated or
+ * written (docs/sweeps.md).
+ */
+#define SWEEP_MAX_POINTS 4096u
 
 struct sweep_axis {
 	char *name;
 	char *kind, *id, *key;	/* id NULL: a section without a name ([scenario]) */
 	GPtrArray *values;	/* char * */
 	int line;		/* the [vary] section's line */
+	int key_line, values_line;	/* its key and values lines */
 };
 
 struct sweep_point {
@@ -51,8 +59,10 @@ struct sweep {
 	char *out;		/* the sweep's folder (absolute) */
 };
 
-/* Parse SWEEPFILE; FILE:LINE errors (CXLBED_ERROR_INPUT). */
+/* sweep_file.c: parse SWEEPFILE; FILE:LINE errors (CXLBED_ERROR_INPUT). */
 struct sweep *sweep_load(const char *path, GError **error);
+/* The same from @text (@len < 0: NUL-terminated), as if read from @path. */
+struct sweep *sweep_parse(const char *path, const char *text, gssize len, GError **error);
 /* The points of the matrix, in OUT (sets out, points). */
 void sweep_expand(struct sweep *s, const char *out);
 /*
@@ -63,12 +73,17 @@ void sweep_expand(struct sweep *s, const char *out);
 bool sweep_write_points(const struct sweep *s, GError **error);
 /* OUT/sweep.json back (what a Slurm task and --collect read). */
 struct sweep *sweep_load_plan(const char *out, GError **error);
+struct sweep *sweep_new(void);
 void sweep_free(struct sweep *s);
+void sweep_axis_free(gpointer axis);
 typedef struct sweep sweep;
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(sweep, sweep_free)
 
 /* "latency=150, bandwidth=16". Caller frees. */
 char *sweep_point_label(const struct sweep *s, const struct sweep_point *p);
+
+/* sweep_point.c. Is a [KIND ...] section's key in the scenario file (else the topology)? */
+bool sweep_kind_in_scenario(const char *kind);
 
 /*
  * Set KEY = VALUE in every [KIND ID] section of @text (ID "*": every
@@ -77,13 +92,37 @@ char *sweep_point_label(const struct sweep *s, const struct sweep_point *p);
  */
 char *sweep_rewrite(const char *text, const char *kind, const char *id,
 		    const char *key, const char *value, guint *matched);
+/*
+ * Point @p's files from the base texts (@scn_text NULL for a topology
+ * sweep): every axis's key set and read back, the scenario's topology
+ * pointed at point.topo beside it. *topo, *scn (NULL for a topology
+ * sweep): caller frees.
+ */
+bool sweep_point_texts(const struct sweep *s, const struct sweep_point *p,
+		       const char *topo_text, const char *scn_text, char **topo,
+		       char **scn, GError **error);
+/*
+ * Point @p's files (written) checked as `cxlbed run` checks its input
+ * (run_input.h), or "SWEEPFILE:LINE: point pN (a=1, b=2): what is wrong",
+ * LINE the values line of the axis that set the line the error names.
+ */
+bool sweep_check_point(const struct sweep *s, const struct sweep_point *p, GError **error);
 
 /* sweep_local.c: run the points here, @jobs at a time; 0 all passed. */
 int sweep_run_local(const struct sweep *s, guint jobs);
 /* One point, as a Slurm array task runs it: exec `cxlbed run`. */
 int sweep_run_point(const struct sweep *s, guint index);
 
-/* slurm.c: OUT/sweep.sbatch, one array task per point; extra #SBATCH lines. */
+/*
+ * slurm.c. Can @out (absolute) and @extra (--sbatch ARGs) go into the
+ * script's #SBATCH lines as they are? An input error otherwise.
+ */
+bool sweep_slurm_check(const char *out, char *const *extra, GError **error);
+/*
+ * OUT/sweep.sbatch, one array task per point, asking for the most CPUs,
+ * memory and time any point needs; extra #SBATCH lines (an --sbatch that
+ * sets --cpus-per-task, --mem or --time replaces the script's own).
+ */
 char *sweep_sbatch_script(const struct sweep *s, const char *cxlbed,
 			  char *const *extra);
 bool sweep_write_sbatch(const struct sweep *s, const char *cxlbed, char *const *extra,

@@ -1,4 +1,4 @@
-# Fuzz targets for the topology and scenario parsers (libFuzzer, clang's
+# Fuzz targets for the topology, scenario and sweep parsers (libFuzzer, clang's
 # -fsanitize=fuzzer with ASan and UBSan). `make fuzz` builds them;
 # `make check-fuzz` runs each for FUZZ_SECONDS from a seed corpus of the
 # shipped and bad-input files (part of `make check`). A finding stops the
@@ -10,7 +10,7 @@ FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all \
 	    -Wno-missing-field-initializers \
 	    -fno-omit-frame-pointer
 FUZZ_LIB_OBJS := $(HOST_LIB_SRCS:%.c=$(FUZZ_DIR)/obj/%.o)
-FUZZ_TARGETS := $(FUZZ_DIR)/fuzz-topology $(FUZZ_DIR)/fuzz-scenario
+FUZZ_TARGETS := $(FUZZ_DIR)/fuzz-topology $(FUZZ_DIR)/fuzz-scenario $(FUZZ_DIR)/fuzz-sweep
 
 $(FUZZ_DIR)/obj/%.o: %.c
 	@mkdir -p $(@D)
@@ -43,6 +43,7 @@ endef
 check-fuzz: $(FUZZ_TARGETS)
 	$(call fuzz_run,topology,topologies tests/data)
 	$(call fuzz_run,scenario,workloads/scenarios tests/data)
+	$(call fuzz_run,sweep,tests/fuzz/sweep-seeds tests/data)
 
 CLEAN_FILES += $(FUZZ_DIR)
 .PHONY: fuzz check-fuzz

@@ -5,11 +5,69 @@
 # munged are started here, on private ports and files, and stopped after),
 # submitted, run, and collected into one CSV with a row of modeled figures
 # per point; a 2-point sweep run here with --jobs 2; bad sweep files stop
-# before anything runs.
+# before anything runs, the --dry-run ones without guests.
 . "$(dirname "$0")/lib.sh"
-need_image
-[ -f "$top/build/timing/libcxlbed-timing.so" ] || skip_all "timing plugin not built (run make)"
-plan 16
+[ -x "$cxlbed" ] || skip_all "./cxlbed not built (run make)"
+plan 23
+
+# --- refused before anything is written (no guests: --dry-run) ----------
+# $1 what, $2 folder that must not appear, $3 the message's start (grep -E)
+refused() {
+	if [ "$rc" = 2 ] && grep -qE "^$3" "$outroot/err" && [ ! -e "$2" ]; then r=0; else r=1; fi
+	ok $r "$1: exit 2 with its message, nothing written (rc $rc)"
+	[ $r = 0 ] || head -c 600 "$outroot/err" | diag
+}
+big=$outroot/big.sweep
+awk -v topo="$top/tests/data/small-llc.topo" 'BEGIN {
+	printf "[sweep]\ntopology = %s\n", topo
+	for (a = 0; a < 2; a++) {
+		printf "[vary a%d]\nkey = device mem0 k%d\nvalues =", a, a
+		for (v = 0; v < 65537; v++) printf " %d", v
+		printf "\n"
+	}
+}' >"$big"
+start=$(date +%s)
+"$cxlbed" sweep --dry-run --out "$outroot/big" "$big" >/dev/null 2>"$outroot/err"
+rc=$?
+secs=$(($(date +%s) - start))
+refused "65537 x 65537 values in ${secs} s" "$outroot/big" \
+	"$big:5: \[vary a0\]: the matrix has 65537 x 65537 = 4295098369 points, more than 4096"
+bad=$top/tests/data/bad
+"$cxlbed" sweep --dry-run --out "$outroot/h9" "$bad/sweep-event-host.sweep" >/dev/null 2>"$outroot/err"
+rc=$?
+refused "a point binding host h9, as run refuses it" "$outroot/h9" \
+	"$bad/sweep-event-host.sweep:9: point p1 \(host=h9\): .*host = h9: no such host"
+"$cxlbed" sweep --dry-run --out "$outroot/lf" "$bad/sweep-link-fault-untimed.sweep" >/dev/null 2>"$outroot/err"
+rc=$?
+refused "a point with a link fault and timing = off" "$outroot/lf" \
+	"$bad/sweep-link-fault-untimed.sweep:9: point p1 \(timing=off\): .*needs the timing model"
+mkdir "$outroot/root"
+CXLBED_ROOT=$outroot/root "$cxlbed" sweep --dry-run "$bad/sweep-name-path.sweep" >/dev/null 2>"$outroot/err"
+rc=$?
+refused "name = ../../.. (default folder under results/)" "$outroot/root/results" \
+	"$bad/sweep-name-path.sweep:5: name: '../../..' is not a name"
+"$cxlbed" sweep --slurm --out "$outroot/a b" "$top/tests/data/sweep-4.sweep" >/dev/null 2>"$outroot/err"
+rc=$?
+refused "--slurm into a folder with a blank" "$outroot/a b" "cxlbed sweep: --out $outroot/a b: with --slurm"
+"$cxlbed" sweep --slurm --out "$outroot/sb" "$top/tests/data/sweep-4.sweep" >/dev/null 2>"$outroot/err"
+rc=$?
+check "--slurm without --submit: exit 0, an array of 4 (rc $rc)" \
+	sh -c "[ $rc = 0 ] && grep -q '^#SBATCH --array=0-3$' '$outroot/sb/sweep.sbatch'"
+check "sweep.sbatch: --mem=1537M (docs/sweeps.md), logs slurm-%A_%a.log, job cxlbed-sweep-4" \
+	sh -c "grep -q '^#SBATCH --mem=1537M$' '$outroot/sb/sweep.sbatch' &&
+		grep -q '^#SBATCH --output=$outroot/sb/points/slurm-%A_%a.log$' '$outroot/sb/sweep.sbatch' &&
+		grep -q '^#SBATCH --job-name=cxlbed-sweep-4$' '$outroot/sb/sweep.sbatch'"
+
+# --- with guests from here -----------------------------------------------
+guests=
+[ -f "$top/build/guest/vmlinuz" ] && [ -f "$top/build/guest/initramfs.cpio.gz" ] ||
+	guests="guest image not built (run make)"
+[ -n "$guests" ] || [ -f "$top/build/timing/libcxlbed-timing.so" ] ||
+	guests="timing plugin not built (run make)"
+if [ -n "$guests" ]; then
+	for i in $(seq 16); do skip "$guests"; done
+	finish
+fi
 
 # --- bad input: nothing expanded, nothing run --------------------------
 bad=$outroot/bad.sweep
@@ -48,6 +106,8 @@ mkdir -p "$sl/munge" "$sl/state" "$sl/spool"
 chmod 700 "$sl/munge"
 dd if=/dev/urandom of="$sl/munge/munge.key" bs=1024 count=1 2>/dev/null
 chmod 400 "$sl/munge/munge.key"
+# the node's memory, MiB: the array asks for --mem (Slurm's default is 1 MiB)
+mem_mib=$(awk '/^MemTotal:/ { print int($2 / 1024) }' /proc/meminfo)
 node=$(hostname -s)	# addresses given: a host name need not resolve (a fresh chroot's does not)
 export SLURM_CONF=$sl/slurm.conf
 cat >"$SLURM_CONF" <<EOC
@@ -75,7 +135,7 @@ SelectTypeParameters=CR_CPU
 SchedulerType=sched/backfill
 MpiDefault=none
 ReturnToService=2
-NodeName=$node NodeAddr=127.0.0.1 CPUs=$(nproc) State=UNKNOWN
+NodeName=$node NodeAddr=127.0.0.1 CPUs=$(nproc) RealMemory=$mem_mib State=UNKNOWN
 PartitionName=cxlbed Nodes=ALL Default=YES MaxTime=INFINITE State=UP
 EOC
 job=
@@ -109,8 +169,8 @@ while [ -n "$(squeue -h -j "$job" 2>/dev/null)" ]; do
 	i=$((i + 1)); [ $i -gt 900 ] && break; sleep 1
 done
 check "the job array finished within 15 minutes" sh -c "[ -z \"\$(squeue -h -j $job 2>/dev/null)\" ]"
-check "each task logged its run (slurm-0..3.log)" \
-	sh -c "for a in 0 1 2 3; do grep -q 'verdict: pass' '$out/points/slurm-'\$a.log || exit 1; done"
+check "each task logged its run (slurm-${job}_0..3.log)" \
+	sh -c "for a in 0 1 2 3; do grep -q 'verdict: pass' '$out/points/slurm-${job}_'\$a.log || exit 1; done"
 
 "$cxlbed" sweep --collect "$out" >"$outroot/collect.out" 2>&1
 rc=$?

@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * cxlbed sweep without QEMU: sweep files, the matrix, rewriting a key in
- * a topology or scenario file, the points' files and their checks, the
- * Slurm array script.
+ * cxlbed sweep without QEMU: sweep files, the matrix and its limit,
+ * rewriting a key in a topology or scenario file, the points' files and
+ * their checks (those of `cxlbed run`), the Slurm array script, and every
+ * tests/data/bad/ *.sweep refused at its marked line (bad_files.h).
  */
 #include "tap.h"
+#include "bad_files.h"
 #include "error.h"
 #include "sweep.h"
 
@@ -13,6 +15,33 @@
 static char *data(const char *name)
 {
 	return g_build_filename(SRCDIR, "tests/data", name, NULL);
+}
+
+static void rm_tree(const char *dir)
+{
+	g_autofree char *q = g_shell_quote(dir);
+	g_autofree char *cmd = g_strdup_printf("rm -rf %s", q);
+
+	g_spawn_command_line_sync(cmd, NULL, NULL, NULL, NULL);
+}
+
+/* What `cxlbed sweep --dry-run` does: load, expand, write and check every point. */
+static bool expand_and_check(const char *path, GError **error)
+{
+	g_autofree char *tmp = g_dir_make_tmp("cxlbed-sweep-XXXXXX", NULL);
+	g_autofree char *out = g_build_filename(tmp, "out", NULL);
+	g_autoptr(sweep) s = sweep_load(path, error);
+	bool good = false;
+
+	if (s) {
+		sweep_expand(s, out);
+		good = sweep_write_points(s, error);
+	}
+	/* a refused sweep leaves nothing behind */
+	if (!good && g_file_test(out, G_FILE_TEST_EXISTS))
+		ok(0, "%s: refused, but left %s", path, out);
+	rm_tree(tmp);
+	return good;
 }
 
 static void test_rewrite(void)
@@ -76,9 +105,10 @@ static void test_load_expand(void)
 	}
 	script = sweep_sbatch_script(s, "/opt/cxlbed/cxlbed", (char *[]){ "--partition=cxl", NULL });
 	ok(strstr(script, "#SBATCH --array=0-3\n") && strstr(script, "#SBATCH --cpus-per-task=1\n") &&
-	   strstr(script, "#SBATCH --partition=cxl\n") &&
+	   strstr(script, "#SBATCH --mem=1537M\n") && strstr(script, "#SBATCH --partition=cxl\n") &&
 	   strstr(script, "exec '/opt/cxlbed/cxlbed' sweep --point \"$SLURM_ARRAY_TASK_ID\" "),
-	   "sbatch script: array 0-3, 1 CPU per point, extra #SBATCH, the task runs its point");
+	   "sbatch script: array 0-3, 1 CPU and 1537M per point (docs/sweeps.md's example), "
+	   "extra #SBATCH, the task runs its point");
 	g_autofree char *cmd = g_strdup_printf("rm -rf '%s'", tmp);
 	g_spawn_command_line_sync(cmd, NULL, NULL, NULL, NULL);
 }
@@ -99,6 +129,31 @@ static void test_bad(void)
 		{ "[sweep]\ntopology = small-llc.topo\n[vary a]\nkey = device mem0 size\n", ":3: [vary a] needs values" },
 		{ "[sweep]\ntopology = none.topo\n[vary a]\nkey = device mem0 size\nvalues = 1\n",
 		  ":2: topology '" },
+		{ "[sweep]\ntopology = small-llc.topo\n[vary a]\nkey = disk d0 size\nvalues = 1\n",
+		  ":4: [vary a]: no section kind 'disk'" },
+		{ "[sweep]\ntopology = small-llc.topo\n[vary a]\nkey = device size\nvalues = 1\n",
+		  ":4: [vary a]: [device NAME] sections have names" },
+		{ "[sweep]\nscenario = sweep-small.scn\n[vary a]\nkey = scenario s0 timeout\nvalues = 1\n",
+		  ":4: [vary a]: [scenario] has no name" },
+		{ "[sweep]\ntopology = small-llc.topo\n[vary a]\nkey = device mem0 a=b\nvalues = 1\n",
+		  ":4: [vary a]: 'a=b' is not a key" },
+		{ "[sweep]\ntopology = small-llc.topo\n[vary a]\nkey = device [x] size\nvalues = 1\n",
+		  ":4: [vary a]: '[x]' is not a section name" },
+		{ "[sweep]\nscenario = sweep-small.scn\n[vary a]\nkey = scenario topology\nvalues = x.topo\n",
+		  ":4: [vary a]: each point's scenario runs the point's own topology" },
+		{ "[sweep]\ntopology = small-llc.topo\n[vary a]\nkey = device mem0 size\nvalues = 1\n"
+		  "[vary a]\nkey = device mem0 link-gbps\nvalues = 1\n", ":6: [vary a] twice (first at line 3)" },
+		{ "[sweep]\ntopology = small-llc.topo\n[vary a]\nkey = device * size\nvalues = 1\n"
+		  "[vary b]\nkey = device mem0 size\nvalues = 1\n",
+		  ":7: [vary b] sets a key [vary a] (line 4) sets too" },
+		{ "[sweep]\ntopology = small-llc.topo\n[vary a]\nkey = device mem0 size\nvalues = | \n",
+		  ":5: [vary a]: values holds no value" },
+		{ "[sweep]\ntopology = small-llc.topo\n[vary a]\nkey = device mem0 size\nvalues = 1G |;2G\n",
+		  ":5: [vary a]: value ';2G' would read as a comment" },
+		{ "[sweep]\nname = a/b\ntopology = small-llc.topo\n[vary a]\nkey = device mem0 size\nvalues = 1\n",
+		  ":2: name: 'a/b' is not a name" },
+		{ "[sweep]\ntopology = bad/syntax.topo\n[vary a]\nkey = device mem0 size\nvalues = 1\n",
+		  ":2: topology: " },
 	};
 
 	g_autofree char *tmp = g_dir_make_tmp("cxlbed-sweep-XXXXXX", NULL);
@@ -114,7 +169,7 @@ static void test_bad(void)
 		/* Files named relative to the sweep file: make them tests/data's. */
 		for (guint k = 1; parts[k]; k++)
 			if (g_str_has_prefix(parts[k], "sweep-small") || g_str_has_prefix(parts[k], "small-llc") ||
-			    g_str_has_prefix(parts[k], "none")) {
+			    g_str_has_prefix(parts[k], "none") || g_str_has_prefix(parts[k], "bad/")) {
 				char *abs = g_strconcat(dir, parts[k], NULL);
 
 				g_free(parts[k]);
@@ -132,11 +187,191 @@ static void test_bad(void)
 	g_rmdir(tmp);
 }
 
+/* A sweep file of @axes axes of @n values each, in @dir. */
+static char *big_sweep(const char *dir, guint axes, guint n)
+{
+	g_autofree char *topo = data("small-llc.topo");
+	GString *t = g_string_new(NULL);
+	char *path = g_build_filename(dir, "big.sweep", NULL);
+
+	g_string_append_printf(t, "[sweep]\ntopology = %s\n", topo);
+	for (guint a = 0; a < axes; a++) {
+		g_string_append_printf(t, "[vary a%u]\nkey = host h0 k%u\nvalues =", a, a);
+		for (guint v = 0; v < n; v++)
+			g_string_append_printf(t, " %u", v);
+		g_string_append_c(t, '\n');
+	}
+	g_file_set_contents(path, t->str, -1, NULL);
+	g_string_free(t, TRUE);
+	return path;
+}
+
+/* The point limit: the product, refused at load, with the sizes; no overflow. */
+static void test_limit(void)
+{
+	g_autofree char *tmp = g_dir_make_tmp("cxlbed-sweep-XXXXXX", NULL);
+	g_autoptr(GError) err = NULL, err2 = NULL, err3 = NULL;
+	g_autofree char *two = big_sweep(tmp, 2, 65537);
+	g_autoptr(sweep) s = sweep_load(two, &err);
+	g_autofree char *four = NULL, *edge = NULL;
+	g_autoptr(sweep) s4 = NULL, se = NULL;
+
+	if (!ok(!s && err && err->code == CXLBED_ERROR_INPUT &&
+		strstr(err->message, "big.sweep:5: [vary a0]: the matrix has 65537 x 65537 = "
+		       "4295098369 points, more than 4096"),
+		"2 axes of 65537 values: refused at load naming the first axis past the limit"))
+		diag("got: %s", err ? err->message : "(loaded)");
+	four = big_sweep(tmp, 4, 65537);
+	s4 = sweep_load(four, &err2);
+	ok(!s4 && err2 && strstr(err2->message, "65537 x 65537 x 65537 x 65537 points, more than"),
+	   "4 axes of 65537 (a product past 2^64): refused, no wrapped total");
+	edge = big_sweep(tmp, 1, SWEEP_MAX_POINTS);
+	se = sweep_load(edge, &err3);
+	ok(se != NULL, "exactly SWEEP_MAX_POINTS points load");
+	if (se) {
+		sweep_expand(se, tmp);
+		is_int(se->points->len, SWEEP_MAX_POINTS, "and expand to that many");
+	} else {
+		ok(0, "and expand to that many");
+	}
+	rm_tree(tmp);
+}
+
+/* A point's texts: scenario-file kinds go to the scenario; values read back. */
+static void test_point_texts(void)
+{
+	g_autofree char *tmp = g_dir_make_tmp("cxlbed-sweep-XXXXXX", NULL);
+	g_autofree char *path = g_build_filename(tmp, "ev.sweep", NULL);
+	g_autofree char *scn_path = data("faults-none.scn");
+	g_autofree char *text = g_strdup_printf(
+		"[sweep]\nscenario = %s\n[vary host]\nkey = event p0 host\nvalues = h7\n"
+		"[vary media]\nkey = pool * read-latency-ns\nvalues = 180 | 300\n", scn_path);
+	g_autoptr(GError) err = NULL;
+	g_autoptr(sweep) s = NULL;
+	g_autofree char *topo_base = NULL, *scn_base = NULL, *topo = NULL, *scn = NULL;
+	const struct sweep_point *p;
+
+	g_file_set_contents(path, text, -1, NULL);
+	s = sweep_load(path, &err);
+	if (!ok(s != NULL, "a sweep of an event's host and every pool's latency loads")) {
+		diag("%s", err->message);
+		rm_tree(tmp);
+		return;
+	}
+	sweep_expand(s, tmp);
+	p = g_ptr_array_index(s->points, 1);
+	g_file_get_contents(s->base, &scn_base, NULL, NULL);
+	g_file_get_contents(s->topology, &topo_base, NULL, NULL);
+	if (!sweep_point_texts(s, p, topo_base, scn_base, &topo, &scn, &err))
+		diag("%s", err->message);
+	ok(topo && scn &&
+	   strstr(scn, "[event p0]\nwhen = start\naction = bind\nld = p0.ld0\nhost = h7\n") &&
+	   strstr(scn, "topology = point.topo") && !strstr(topo, "h7") &&
+	   strstr(topo, "[pool p3]\nsize = 256M\nld-size = 256M\npreset = cxl-asic\n"
+		  "read-latency-ns = 300\n") && !strstr(topo, "read-latency-ns = 250"),
+	   "[event] keys are set in the scenario, [pool *] keys in the topology");
+	rm_tree(tmp);
+}
+
+/*
+ * A base scenario `cxlbed run` refuses (an event binds to host h9) under
+ * a sweep of a topology key: every point is refused as run refuses it,
+ * though no axis touches the event.
+ */
+static void test_base_refused(void)
+{
+	g_autofree char *tmp = g_dir_make_tmp("cxlbed-sweep-XXXXXX", NULL);
+	g_autofree char *scn = g_build_filename(tmp, "h9.scn", NULL);
+	g_autofree char *path = g_build_filename(tmp, "h9.sweep", NULL);
+	g_autofree char *topo = g_build_filename(SRCDIR, "topologies/faults-rep.topo", NULL);
+	g_autofree char *scn_text = g_strdup_printf(
+		"[scenario]\ntopology = %s\n[event p0]\nwhen = start\naction = bind\n"
+		"ld = p0.ld0\nhost = h9\n", topo);
+	g_autofree char *text = g_strdup_printf(
+		"[sweep]\nscenario = %s\n[vary media]\nkey = pool p0 read-latency-ns\n"
+		"values = 200 300\n", scn);
+	g_autoptr(GError) err = NULL;
+
+	g_file_set_contents(scn, scn_text, -1, NULL);
+	g_file_set_contents(path, text, -1, NULL);
+	if (!ok(!expand_and_check(path, &err) && err && err->code == CXLBED_ERROR_INPUT &&
+		strstr(err->message, "h9.sweep:5: point p0 (media=200): ") &&
+		strstr(err->message, "host = h9: no such host"),
+		"a base event on host h9: point p0 refused as `cxlbed run` refuses it"))
+		diag("got: %s", err ? err->message : "(passed)");
+	rm_tree(tmp);
+}
+
+/* The array script: --mem, logs per job and task, the most any point asks. */
+static void test_sbatch(void)
+{
+	g_autofree char *tmp = g_dir_make_tmp("cxlbed-sweep-XXXXXX", NULL);
+	g_autofree char *out = g_build_filename(tmp, "out", NULL);
+	g_autofree char *path = g_build_filename(tmp, "hosts.sweep", NULL);
+	g_autofree char *scn_path = data("sweep-small.scn");
+	g_autofree char *text = g_strdup_printf(
+		"[sweep]\nscenario = %s\n[vary mem]\nkey = host h0 memory\nvalues = 1G 2G\n"
+		"[vary cpus]\nkey = host h0 cpus\nvalues = 2 1\n"
+		"[vary time]\nkey = scenario timeout\nvalues = 60 3000\n", scn_path);
+	g_autoptr(GError) err = NULL;
+	g_autoptr(sweep) s = NULL;
+	g_autofree char *script = NULL, *mine = NULL, *expect = NULL;
+
+	g_file_set_contents(path, text, -1, NULL);
+	s = sweep_load(path, &err);
+	if (s) {
+		sweep_expand(s, out);
+		if (!sweep_write_points(s, &err))
+			s = (sweep_free(s), NULL);
+	}
+	if (!ok(s != NULL, "a sweep of memory, cpus and timeout expands")) {
+		diag("%s", err->message);
+		rm_tree(tmp);
+		return;
+	}
+	script = sweep_sbatch_script(s, "/opt/cxlbed/cxlbed", NULL);
+	/* 2G + 256M device + 256M QEMU + (2 x (48K + 2M) + 1M) / 64 x 16 = 1.3M of cache tags */
+	ok(strstr(script, "#SBATCH --mem=2562M\n") && strstr(script, "#SBATCH --cpus-per-task=2\n") &&
+	   strstr(script, "#SBATCH --time=55\n"),
+	   "memory, CPUs and time: the most any point needs (2G + 512M + cache tags, 2, 50 + 5 min)");
+	expect = g_strdup_printf("#SBATCH --output=%s/points/slurm-%%A_%%a.log\n", s->out);
+	ok(strstr(script, expect) != NULL, "logs named by job and task (%%A_%%a)");
+	mine = sweep_sbatch_script(s, "/opt/cxlbed/cxlbed",
+				   (char *[]){ "--mem=8G", "--time=5", NULL });
+	ok(!strstr(mine, "--mem=2562M") && strstr(mine, "#SBATCH --mem=8G\n") &&
+	   !strstr(mine, "--time=55") && strstr(mine, "--cpus-per-task=2"),
+	   "an --sbatch --mem or --time replaces the script's own");
+	g_free(mine);
+	mine = sweep_sbatch_script(s, "/opt/cxlbed/cxlbed", (char *[]){ "--mem-per-cpu=2G", NULL });
+	ok(!strstr(mine, "--mem=") && strstr(mine, "#SBATCH --mem-per-cpu=2G\n"),
+	   "so does --mem-per-cpu (Slurm takes one of the two)");
+	g_clear_error(&err);
+	ok(!sweep_slurm_check("/tmp/a b", NULL, &err) && err->code == CXLBED_ERROR_INPUT &&
+	   strstr(err->message, "--out /tmp/a b: with --slurm"), "--slurm: a folder with a blank is refused");
+	g_clear_error(&err);
+	ok(!sweep_slurm_check("/tmp/%A", NULL, &err), "--slurm: a folder with %% is refused");
+	g_clear_error(&err);
+	ok(!sweep_slurm_check("/tmp/x", (char *[]){ "--mem=1G\necho", NULL }, &err) &&
+	   strstr(err->message, "--sbatch: '--mem=1G\\x0aecho' holds a control character"),
+	   "--sbatch with a newline is refused, shown printable");
+	ok(sweep_slurm_check("/srv/cxl/sweep-a_1.b", (char *[]){ "--partition=cxl", NULL }, NULL),
+	   "an ordinary folder and --sbatch pass");
+	rm_tree(tmp);
+}
+
 int main(void)
 {
-	plan(20);
+	g_autoptr(GPtrArray) bad = bad_files(".sweep");
+
+	plan(bad->len + 20 + 12 + 4 + 2 + 1 + 9);
+	for (guint i = 0; i < bad->len; i++)
+		check_bad_file(g_ptr_array_index(bad, i), expand_and_check);
 	test_rewrite();
 	test_load_expand();
 	test_bad();
+	test_limit();
+	test_point_texts();
+	test_base_refused();
+	test_sbatch();
 	return tap_failed ? 1 : 0;
 }
