@@ -158,6 +158,9 @@ struct qemu_proc *qemu_proc_spawn_fds(const char *name, GPtrArray *argv,
 		return NULL;
 	}
 	register_child(pid);
+	/* a signal that came before the child was in the table missed it */
+	if (interrupted_by)
+		kill(pid, SIGKILL);
 	if (read(errpipe[0], &child_errno, sizeof(child_errno)) == sizeof(child_errno)) {
 		close(errpipe[0]);
 		waitpid(pid, NULL, 0);
