@@ -7,6 +7,7 @@
 #include <signal.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -130,6 +131,9 @@ struct qemu_proc *qemu_proc_spawn_fds(const char *name, GPtrArray *argv,
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
 		signal(SIGHUP, SIG_DFL);
+		/* what QEMU makes, its QMP and agent sockets above all, is the
+		 * user's alone (0600), from the moment it exists */
+		umask(0177);
 		if (logfd >= 0) {
 			/* Own process group: Ctrl-C reaches cxlbed, which tears down. */
 			setpgid(0, 0);
