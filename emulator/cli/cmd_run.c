@@ -4,11 +4,9 @@
 #include "argv.h"
 #include "error.h"
 #include "fault_schedule.h"
-#include "guest_layer.h"
 #include "paths.h"
-#include "pci_numbers.h"
+#include "run_input.h"
 #include "runner.h"
-#include "timing_limits.h"
 
 #include <string.h>
 #include <stdio.h>
@@ -21,13 +19,9 @@ int run_prepare(const char *path, struct scenario **scn, struct cb_topology **to
 	*scn = scenario_load(path, &err);
 	if (*scn)
 		*topo = topology_load((*scn)->topology_path, &err);
-	if (*scn && *topo && (!qemu_check_topology(*topo, &err) ||
-			      !scenario_check_events(*scn, *topo, &err) ||
-			      !scenario_check_faults(*scn, *topo, (*scn)->timing, &err)))
-		g_clear_pointer(topo, topology_free);
 	/* packages APT does not know: refused before anything is fetched */
-	if (*scn && *topo && !guest_layer_check_packages((*scn)->packages,
-							 &(*scn)->packages_src, &err))
+	if (*scn && *topo && (!run_input_check_common(*scn, *topo, &err) ||
+			      !scenario_check_faults(*scn, *topo, (*scn)->timing, &err)))
 		g_clear_pointer(topo, topology_free);
 	if (!*scn || !*topo) {
 		fprintf(stderr, "%s\n", err->message);
@@ -138,8 +132,8 @@ int cmd_run(int argc, char **argv)
 		scn->faults->seed = (uint64_t)fault_seed;
 		scn->faults->seed_given = true;
 	}
-	if (!opts.timing && scn->faults &&
-	    !scenario_check_faults(scn, topo, false, &err)) {
+	/* the faults and the model's limits, for the run as the options make it */
+	if (!run_input_check_timing(scn, topo, opts.timing, &err)) {
 		fprintf(stderr, "%s\n", err->message);
 		return 2;
 	}
@@ -147,9 +141,5 @@ int cmd_run(int argc, char **argv)
 		fprintf(stderr, "cxlbed run: timing model off (%s): latency and bandwidth will be "
 			"the guest's clock under emulation, a functional check, not hardware "
 			"figures\n", no_timing ? "--no-timing" : "timing = off in the scenario");
-	if (opts.timing && !timing_check_limits(topo, &err)) {
-		fprintf(stderr, "%s\n", err->message);
-		return 2;
-	}
 	return runner_run(scn, topo, &opts, NULL);
 }

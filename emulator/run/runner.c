@@ -205,12 +205,7 @@ static bool prepare_layer(struct run *run, GError **error)
  */
 static guint arming_hosts(const struct run *run)
 {
-	const struct scn_workload *w;
-
-	cb_foreach(run->scn->workloads, const struct scn_workload, w)
-		if (w->together)
-			return run->hosts->len;
-	return 1;
+	return scenario_has_together(run->scn) ? run->hosts->len : 1;
 }
 
 static bool start_host(struct run *run, struct host_run *hr, GError **error)

@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: MIT */
+#include "run_input.h"
+#include "guest_layer.h"
+#include "pci_numbers.h"
+#include "timing_limits.h"
+
+bool run_input_check(const struct scenario *s, const struct cb_topology *t,
+		     bool timing, GError **error)
+{
+	return run_input_check_common(s, t, error) &&
+	       run_input_check_timing(s, t, timing, error);
+}
+
+bool run_input_check_common(const struct scenario *s, const struct cb_topology *t,
+			    GError **error)
+{
+	return qemu_check_topology(t, error) && scenario_check_events(s, t, error) &&
+	       guest_layer_check_packages(s->packages, &s->packages_src, error);
+}
+
+bool run_input_check_timing(const struct scenario *s, const struct cb_topology *t,
+			    bool timing, GError **error)
+{
+	return scenario_check_faults(s, t, timing, error) &&
+	       (!timing || timing_check_limits(t, error));
+}
