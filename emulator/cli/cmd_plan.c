@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * cxlbed plan TOPOLOGY: validate and print each host's QEMU command line.
+ * cxlbed plan SCENARIO|TOPOLOGY: validate (as cxlbed run does) and print
+ * each host's QEMU command line.
  * Starts nothing and writes nothing; CDAT, SRAT/HMAT and pool paths are
  * shown where a run would put them.
  */
@@ -10,8 +11,8 @@
 #include "argv.h"
 #include "cdat.h"
 #include "error.h"
-#include "pci_numbers.h"
-#include "timing_limits.h"
+#include "guest_layer.h"
+#include "run_input.h"
 #include "timing_run.h"
 #include "topology.h"
 
@@ -120,17 +121,21 @@ int cmd_plan(int argc, char **argv)
 		{ NULL },
 	};
 	g_autoptr(GOptionContext) ctx = g_option_context_new(
-		"TOPOLOGY - print the QEMU command line of every host");
+		"SCENARIO|TOPOLOGY - print the QEMU command line of every host");
 	g_autoptr(GError) error = NULL;
+	g_autoptr(scenario) scn = NULL;
 	g_autoptr(cb_topology) t = NULL;
 	struct qemu_opts o;
 	struct cb_host *h;
+	bool with_model;
 
 	g_option_context_set_summary(ctx,
-		"Validates TOPOLOGY (see docs/topology.md) and prints each "
-		"host's QEMU command line,\nexactly as `cxlbed run` starts it "
-		"(the QEMU --qemu says, the guest image under the\ncxlbed root), and "
-		"each device's path with its configured figures.\n"
+		"Validates TOPOLOGY (see docs/topology.md), or SCENARIO and its "
+		"topology as `cxlbed run`\nchecks them (events, fault targets, "
+		"offsets and sizes, packages), and prints each\nhost's QEMU "
+		"command line, exactly as `cxlbed run` starts it (the QEMU --qemu "
+		"says, the guest\nimage under the cxlbed root), and each device's path "
+		"with its configured figures.\n"
 		"Starts nothing, writes nothing. Exit status 2 on bad input, "
 		"with FILE:LINE: on stderr.");
 	g_option_context_add_main_entries(ctx, entries, NULL);
@@ -143,7 +148,7 @@ int cmd_plan(int argc, char **argv)
 	    !choose_qemu("plan", qemu))
 		return 2;
 	if (argc != 2) {
-		g_printerr("cxlbed plan: give exactly one TOPOLOGY file, e.g. "
+		g_printerr("cxlbed plan: give exactly one SCENARIO or TOPOLOGY file, e.g. "
 			   "cxlbed plan topologies/default.topo\n");
 		return 2;
 	}
@@ -151,9 +156,11 @@ int cmd_plan(int argc, char **argv)
 		g_printerr("cxlbed plan: --timing and --no-timing contradict each other; give one\n");
 		return 2;
 	}
-	t = topology_load(argv[1], &error);
-	if (t && (!qemu_check_topology(t, &error) ||
-		  (!no_timing && !timing_check_limits(t, &error))))
+	/* a topology is a scenario of its default workloads, as for run */
+	scn = scenario_load(argv[1], &error);
+	t = scn ? topology_load(scn->topology_path, &error) : NULL;
+	with_model = timing || (!no_timing && scn && scn->timing);
+	if (t && !run_input_check(scn, t, with_model, &error))
 		g_clear_pointer(&t, topology_free);
 	if (!t) {
 		g_printerr("%s\n", error->message);
@@ -161,16 +168,22 @@ int cmd_plan(int argc, char **argv)
 	}
 	data_check_warn(t);
 	qemu_opts_for_run(&o, rundir ? rundir : "results/RUN_ID");
+	if (scn->file)
+		printf("# scenario %s (%s): checked as cxlbed run checks it%s\n", scn->name,
+		       scn->file, guest_layer_wanted(scn) ? "; its packages and files go "
+		       "into a guest layer that cxlbed run builds and boots as -initrd" : "");
 	printf("# topology %s (%s): %u host(s)%s%s\n", t->name, t->file,
 	       t->hosts->len, *t->description ? " - " : "", t->description);
 	cb_foreach(t->hosts, struct cb_host, h) {
-		/* a topology runs its default workloads: no host waits for others */
-		g_autofree char *plugin = !no_timing ?
-			timing_plugin_arg(h, o.rundir, "RUN_ID", 1, !host_clock) : NULL;
+		/* hosts wait for each other only for a `together` workload */
+		g_autofree char *plugin = with_model ?
+			timing_plugin_arg(h, o.rundir, "RUN_ID",
+					  scenario_has_together(scn) ? t->hosts->len : 1,
+					  !host_clock) : NULL;
 		g_autoptr(GPtrArray) a = NULL;
 
 		o.plugin = plugin;
-		o.guest_clock = !no_timing && !host_clock;
+		o.guest_clock = with_model && !host_clock;
 		a = qemu_argv_build(t, h, &o, &error);
 		if (!a) {
 			g_printerr("cxlbed plan: %s\n", error->message);

@@ -4,9 +4,9 @@
 #include "argv.h"
 #include "error.h"
 #include "fault_schedule.h"
-#include "run_input.h"
 #include "paths.h"
 #include "qemu_binary.h"
+#include "run_input.h"
 #include "runner.h"
 
 #include <string.h>
@@ -139,6 +139,7 @@ int cmd_run(int argc, char **argv)
 		scn->faults->seed = (uint64_t)fault_seed;
 		scn->faults->seed_given = true;
 	}
+	/* the faults and the model's limits, for the run as the options make it */
 	if (!run_input_check_timing(scn, topo, opts.timing, &err)) {
 		fprintf(stderr, "%s\n", err->message);
 		return 2;

@@ -256,15 +256,12 @@ static void kill_pool(struct faults *f, struct fault_run *r, const char *pool)
 	json_object_set_int_member(r->params, "lds_bound", lds->len);
 }
 
+/* (fault_check.c made sure an offset given, or drawn, fits the LD) */
 static uint64_t pick_offset(struct fault_run *r, const struct fm_ld_at *ld, uint64_t align)
 {
-	uint64_t range = MIN(r->spec->range, ld->size), off;
-
 	if (!r->spec->offset_random)
-		return MIN(r->spec->offset, ld->size - r->spec->length);
-	/* past the first page (a runtime's canary) and aligned */
-	off = 4096 + fault_rng_next(&r->rng) % (range > 8192 ? range - 8192 : 1);
-	return off / align * align;
+		return r->spec->offset;
+	return fault_rng_offset(&r->rng, MIN(r->spec->range, ld->size), align);
 }
 
 static void poison(struct faults *f, struct fault_run *r, const struct fm_ld_at *ld)

@@ -74,6 +74,27 @@ double fault_rng_between(uint64_t *state, double lo, double hi)
 	return lo + (hi - lo) * ((double)(fault_rng_next(state) >> 11) / 9007199254740992.0);
 }
 
+#define PAGE 4096
+
+/* How many offsets a draw in @range chooses from: the page after the
+ * first up to a page short of the end. */
+static uint64_t offset_span(uint64_t range)
+{
+	return range > 2 * PAGE ? range - 2 * PAGE : 1;
+}
+
+uint64_t fault_rng_offset(uint64_t *state, uint64_t range, uint64_t align)
+{
+	uint64_t off = PAGE + fault_rng_next(state) % offset_span(range);
+
+	return off / align * align;
+}
+
+uint64_t fault_rng_offset_max(uint64_t range)
+{
+	return PAGE + offset_span(range) - 1;
+}
+
 struct fault_schedule *fault_schedule_new(void)
 {
 	struct fault_schedule *s = g_new0(struct fault_schedule, 1);
@@ -106,11 +127,18 @@ void fault_schedule_free(struct fault_schedule *s)
 	g_free(s);
 }
 
-static int key_line(const struct cfg_section *sec, const char *key)
+/* The line of @key in @sec, 0 when it is not there. */
+static int given_line(const struct cfg_section *sec, const char *key)
 {
 	struct cfg_entry *e = cfg_section_find(sec, key);
 
-	return e ? e->line : sec->line;
+	return e ? e->line : 0;
+}
+
+/* ... or the section's line. */
+static int key_line(const struct cfg_section *sec, const char *key)
+{
+	return given_line(sec, key) ? given_line(sec, key) : sec->line;
 }
 
 #define FAIL(line, ...) \
@@ -251,6 +279,14 @@ bool fault_schedule_parse_fault(struct fault_schedule *s, const struct cfg_file 
 	g_ptr_array_add(s->specs, x);
 	x->id = g_strdup(sec->name);
 	x->kind = (enum fault_kind)k;
+	x->line.kind = given_line(sec, "kind");
+	x->line.at = given_line(sec, "at");
+	x->line.when = given_line(sec, "when");
+	x->line.target = given_line(sec, "target");
+	x->line.host = given_line(sec, "host");
+	x->line.offset = given_line(sec, "offset");
+	x->line.length = given_line(sec, "length");
+	x->line.range = given_line(sec, "range");
 	if (!s->file)
 		s->file = g_strdup(f->path);	/* outlives @f */
 	x->src = (struct cb_src){ s->file, sec->line };
@@ -379,72 +415,5 @@ bool fault_schedule_parse_fault(struct fault_schedule *s, const struct cfg_file 
 	if (unused)
 		return FAIL(unused->line, "unknown key '%s' in [fault %s]; see "
 			    "docs/faults.md", unused->key, sec->name);
-	return true;
-}
-
-#undef FAIL
-#define FAIL(x, ...) \
-	(cxlbed_input_error(error, (x)->src.file, (x)->src.line, __VA_ARGS__), false)
-
-/* Can @x's kind(s) take @target (a pool, an LD, or a timing resource)? */
-static bool target_fits(const struct fault_spec *x, const struct cb_topology *t,
-			GError **error)
-{
-	const struct cb_pool *pool = topology_find_pool(t, x->target);
-	const struct cb_ld *ld = topology_find_ld(t, x->target);
-	bool resource = g_str_has_prefix(x->target, "link:") ||
-			g_str_has_prefix(x->target, "media:") ||
-			g_str_has_prefix(x->target, "bridge:");
-
-	if (!strcmp(x->target, "random"))
-		return true;
-	if (pool && !pool->ld_size)
-		return FAIL(x, "[fault %s] target = %s: pool %s does not lend LDs; "
-			    "faults act on lending pools (ld-size)", x->id, x->target,
-			    x->target);
-	if (!pool && !ld && !resource)
-		return FAIL(x, "[fault %s] target = %s: no lending pool or LD of that "
-			    "name in %s (or a timing resource: link:NAME, media:NAME)",
-			    x->id, x->target, t->file);
-	if (x->kind == FK_KILL_POOL && !pool)
-		return FAIL(x, "[fault %s] kill-pool-node needs target = a pool "
-			    "(a pool node), not %s", x->id, x->target);
-	if (resource && !fault_kind_is_link(x->kind) && x->kind != FK_RANDOM)
-		return FAIL(x, "[fault %s] target = %s is a timing resource: only "
-			    "link-degrade and link-flap act on those", x->id, x->target);
-	return true;
-}
-
-bool fault_schedule_check(const struct fault_schedule *s, const struct cb_topology *t,
-			  bool timing, bool (*has_workload)(const void *ctx, const char *id),
-			  const void *ctx, GError **error)
-{
-	for (guint i = 0; s && i < s->specs->len; i++) {
-		const struct fault_spec *x = g_ptr_array_index(s->specs, i);
-		bool link = fault_kind_is_link(x->kind) ||
-			    (x->kind == FK_RANDOM && (x->kinds & (1u << FK_LINK_DEGRADE |
-								1u << FK_LINK_FLAP)));
-
-		if (!topology_has_lending(t))
-			return FAIL(x, "[fault %s]: topology %s has no lending pool; faults "
-				    "are injected by the fabric manager on pool nodes "
-				    "(ld-size; docs/faults.md)", x->id, t->file);
-		if (!target_fits(x, t, error))
-			return false;
-		if (x->host && !topology_find_host(t, x->host))
-			return FAIL(x, "[fault %s] host = %s: no such host in %s", x->id,
-				    x->host, t->file);
-		if (x->when == FW_PHASE && !has_workload(ctx, x->phase))
-			return FAIL(x, "[fault %s] when = phase:%s: no [workload %s] in "
-				    "this scenario", x->id, x->phase, x->phase);
-		if (!timing && (x->when == FW_MODELED || x->when == FW_WRITTEN))
-			return FAIL(x, "[fault %s] %s needs the timing model (timing = off "
-				    "or --no-timing was given)", x->id,
-				    x->when == FW_MODELED ? "at = modeled:" : "when = written:");
-		if (!timing && link && x->kind != FK_RANDOM)
-			return FAIL(x, "[fault %s] %s changes the timing model's links: it "
-				    "needs the timing model (timing = off or --no-timing "
-				    "was given)", x->id, fault_kind_name(x->kind));
-	}
 	return true;
 }

@@ -20,8 +20,9 @@
  *   host, offset, length, range, type, log, media-status, health-status,
  *   bandwidth, latency, duration, count, period, signal, remove
  *
- * Parsing checks every key and value (exit 2, FILE:LINE); names are
- * checked against the topology by fault_schedule_check.
+ * Parsing checks every key and value (exit 2, FILE:LINE); names, offsets
+ * and sizes are checked against the topology by fault_schedule_check
+ * (fault_check.c), before anything boots.
  */
 #ifndef CXLBED_FAULT_SCHEDULE_H
 #define CXLBED_FAULT_SCHEDULE_H
@@ -78,7 +79,12 @@ struct fault_spec {
 	bool remove;		/* kill-pool-node: surprise-remove its LDs (off,
 				 * the default: they stay attached, media dead;
 				 * docs/faults.md, "Pitfalls") */
-	struct cb_src src;
+	struct cb_src src;	/* the [fault NAME] line */
+	/* Where each key was: the checks against the topology name the key's
+	 * line (0: not given; the section's line stands for it). */
+	struct {
+		int kind, at, when, target, host, offset, length, range;
+	} line;
 };
 
 struct fault_schedule {
@@ -98,13 +104,25 @@ bool fault_schedule_parse_faults(struct fault_schedule *s, const struct cfg_file
 bool fault_schedule_parse_fault(struct fault_schedule *s, const struct cfg_file *f,
 				const struct cfg_section *sec, GError **error);
 /*
- * Against the topology and the scenario: targets exist and fit the kind,
- * phases name workloads (@has_workload), link and written: faults have
- * the timing model, and faults have a fabric manager (a lending pool).
+ * fault_check.c: against the topology and the scenario, as `cxlbed run`
+ * and `cxlbed plan` check a scenario before anything starts (and a sweep
+ * each of its points): faults have a fabric manager (a lending pool);
+ * each target exists (a lending pool, one of its LDs, or a timing
+ * resource a run of @t has: link:, media:, bridge:) and fits the kind;
+ * host = is a host the target's LDs are lent to; an offset, length and
+ * range fit in every LD the fault may hit; phases name workloads
+ * (@has_workload); link and written: faults have the timing model
+ * (@timing). An input error names FILE:LINE of the offending key.
  */
 bool fault_schedule_check(const struct fault_schedule *s, const struct cb_topology *t,
 			  bool timing, bool (*has_workload)(const void *ctx, const char *id),
 			  const void *ctx, GError **error);
+bool fault_spec_check(const struct fault_spec *x, const struct cb_topology *t,
+		      bool timing, bool (*has_workload)(const void *ctx, const char *id),
+		      const void *ctx, GError **error);
+/* The timing resources a run of @t may model, sorted (caller unrefs):
+ * every device's path, and every LD's on each port it may be bound to. */
+GPtrArray *fault_timing_resources(const struct cb_topology *t);
 
 const char *fault_kind_name(enum fault_kind k);
 /* -1 when @name is no kind. */
@@ -119,5 +137,12 @@ uint64_t fault_rng_next(uint64_t *state);
 uint64_t fault_rng_for(uint64_t seed, const char *id);
 /* Uniform in [lo, hi). */
 double fault_rng_between(uint64_t *state, double lo, double hi);
+/*
+ * A random offset in an LD for `offset = random`: past the first page (a
+ * runtime's canary) and short of @range's last, aligned down to @align;
+ * the largest it can be, for the checks against the topology.
+ */
+uint64_t fault_rng_offset(uint64_t *state, uint64_t range, uint64_t align);
+uint64_t fault_rng_offset_max(uint64_t range);
 
 #endif

@@ -228,7 +228,7 @@ static void fire_due(struct fm *fm, enum scn_event_when when, const char *phase)
 		if (when == SCN_WHEN_PHASE && strcmp(e->phase, phase))
 			continue;
 		fire(fm, e);
-		if (g_atomic_int_get(&fm->stop))
+		if (g_atomic_int_get(&fm->stop) || qemu_proc_interrupted())
 			return;
 	}
 }
@@ -461,7 +461,7 @@ bool fm_start(struct fm *fm, GError **error)
 		 fm->t->lds->len, fm->dir);
 	fm_sample(fm);
 	fire_due(fm, SCN_WHEN_START, NULL);
-	if (fm->faults)
+	if (fm->faults && !qemu_proc_interrupted())
 		faults_start(fm->faults, fm);
 	fm->next_sample_s = fm_now_s(fm) + fm->scn->fm_sample_s;
 	fm->worker = g_thread_new("cxlbed-fm", worker, fm);
@@ -495,7 +495,11 @@ static void check_unfired(struct fm *fm)
 		if (g_hash_table_contains(fm->fired, e->id))
 			continue;
 		name = g_strdup_printf("fm:event:%s", e->id);
-		if (e->when == SCN_WHEN_TIME)
+		if (qemu_proc_interrupted())
+			fm_check(fm, name, false, "did not fire: the run was interrupted "
+				 "by SIG%s first (%s:%d)", sigabbrev_np(qemu_proc_interrupted()),
+				 e->src.file, e->src.line);
+		else if (e->when == SCN_WHEN_TIME)
 			fm_check(fm, name, false, "did not fire: the workloads ended at "
 				 "%.1f s, before at = %.1f s (%s:%d)", fm_now_s(fm),
 				 e->at_s, e->src.file, e->src.line);
@@ -532,8 +536,9 @@ void fm_stop(struct fm *fm, struct run_result *res)
 	fm_control_stop(fm);
 	if (!fm->started)
 		return;
-	/* the last surprise removals, then what the faults did */
-	for (int i = 0; i < 40 && fm_removals_pending(fm); i++) {
+	/* the last surprise removals (not after Ctrl-C: QEMU is gone), then
+	 * what the faults did */
+	for (int i = 0; i < 40 && fm_removals_pending(fm) && !qemu_proc_interrupted(); i++) {
 		g_usleep(250 * 1000);
 		fm_faults_poll(fm);
 	}

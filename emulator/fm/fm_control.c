@@ -16,6 +16,7 @@
 #include <poll.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/un.h>
 #include <unistd.h>
 
@@ -208,7 +209,9 @@ bool fm_control_start(struct fm *fm, GError **error)
 	strcpy(sa.sun_path, path);
 	unlink(path);
 	fm->listen_fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (fm->listen_fd < 0 ||
+	/* the user's alone whatever the umask: on Linux the socket's mode
+	 * before bind() is its file's, so there is no moment it is open */
+	if (fm->listen_fd < 0 || fchmod(fm->listen_fd, 0600) < 0 ||
 	    bind(fm->listen_fd, (struct sockaddr *)&sa, sizeof(sa)) < 0 ||
 	    listen(fm->listen_fd, 8) < 0) {
 		g_set_error(error, CXLBED_ERROR, CXLBED_ERROR_RUN, "%s: %s", path,

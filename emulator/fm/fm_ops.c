@@ -25,6 +25,7 @@
 #include "progress.h"
 #include "table_skew.h"
 #include "guest_view.h"
+#include "process.h"
 #include "verify.h"
 
 #include <string.h>
@@ -89,11 +90,14 @@ static struct fm_ld *named_ld(struct fm *fm, const struct fm_req *r,
 JsonNode *fm_qmp_do(struct fm_host *fh, const char *cmd, JsonObject *args,
 		    GError **error)
 {
-	JsonNode *n = qmp_execute(fh->qmp, cmd, args, in_s(QMP_S), error);
+	GError *err = NULL;
+	JsonNode *n = qmp_execute(fh->qmp, cmd, args, in_s(QMP_S), &err);
 
-	if (!n && error && *error && !g_error_matches(*error, G_IO_ERROR,
-						      G_IO_ERROR_FAILED))
+	/* (a caller that wants no message must still learn of a dead monitor) */
+	if (!n && !g_error_matches(err, G_IO_ERROR, G_IO_ERROR_FAILED))
 		fh->broken = true;	/* the monitor itself went away */
+	if (err)
+		g_propagate_error(error, err);
 	return n;
 }
 
@@ -124,7 +128,7 @@ static bool wait_gone(struct fm_host *fh, const char *id, int seconds)
 		if (fm_device_present(fh, id) == 0)
 			return true;
 		g_usleep(100 * 1000);
-	} while (g_get_monotonic_time() < end && !fh->broken);
+	} while (g_get_monotonic_time() < end && !fh->broken && !qemu_proc_interrupted());
 	return false;
 }
 

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include "jsonline.h"
+#include "process.h"
 
 #include <errno.h>
 #include <gio/gio.h>
@@ -8,6 +9,21 @@
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <unistd.h>
+
+/*
+ * cxlbed got SIGINT/SIGTERM/SIGHUP (process.h): what it was waiting for
+ * (@doing, on @path if given) ends now, whatever its deadline.
+ */
+static bool interrupted(GError **error, const char *doing, const char *path)
+{
+	int sig = qemu_proc_interrupted();
+
+	if (!sig)
+		return false;
+	g_set_error(error, G_IO_ERROR, G_IO_ERROR_CANCELLED, "%s%s%s: interrupted by SIG%s",
+		    doing, path ? " " : "", path ? path : "", sigabbrev_np(sig));
+	return true;
+}
 
 int jsonline_connect_unix(const char *path, gint64 deadline_us, GError **error)
 {
@@ -33,6 +49,9 @@ int jsonline_connect_unix(const char *path, gint64 deadline_us, GError **error)
 		int err = errno;
 
 		close(fd);
+		/* a QEMU stopped on Ctrl-C leaves its socket behind: stop retrying */
+		if (interrupted(error, "connect", path))
+			return -1;
 		if ((err != ENOENT && err != ECONNREFUSED) ||
 		    g_get_monotonic_time() >= deadline_us) {
 			g_set_error(error, G_IO_ERROR, g_io_error_from_errno(err),
@@ -119,6 +138,8 @@ static bool fill(struct jsonline *c, gint64 deadline_us, GError **error)
 		left = 0;
 	do {
 		r = poll(&pfd, 1, (int)MIN(left / 1000, G_MAXINT));
+		if (r < 0 && errno == EINTR && interrupted(error, "waiting for a message", NULL))
+			return false;
 	} while (r < 0 && errno == EINTR && g_get_monotonic_time() < deadline_us);
 	if (r == 0 || (r < 0 && errno == EINTR)) {
 		g_set_error(error, G_IO_ERROR, G_IO_ERROR_TIMED_OUT,

@@ -7,6 +7,7 @@
 #include <signal.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -130,6 +131,9 @@ struct qemu_proc *qemu_proc_spawn_fds(const char *name, GPtrArray *argv,
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
 		signal(SIGHUP, SIG_DFL);
+		/* what QEMU makes, its QMP and agent sockets above all, is the
+		 * user's alone (0600), from the moment it exists */
+		umask(0177);
 		if (logfd >= 0) {
 			/* Own process group: Ctrl-C reaches cxlbed, which tears down. */
 			setpgid(0, 0);
@@ -158,6 +162,9 @@ struct qemu_proc *qemu_proc_spawn_fds(const char *name, GPtrArray *argv,
 		return NULL;
 	}
 	register_child(pid);
+	/* a signal that came before the child was in the table missed it */
+	if (interrupted_by)
+		kill(pid, SIGKILL);
 	if (read(errpipe[0], &child_errno, sizeof(child_errno)) == sizeof(child_errno)) {
 		close(errpipe[0]);
 		waitpid(pid, NULL, 0);

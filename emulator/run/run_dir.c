@@ -111,7 +111,7 @@ bool run_dir_make(const char *dir, bool exclusive, bool *created, GError **error
 			    parent, g_strerror(errno));
 		return false;
 	}
-	if (mkdir(dir, 0755) == 0) {
+	if (mkdir(dir, RUN_DIR_MODE) == 0) {
 		*created = true;
 		return true;
 	}
@@ -125,6 +125,13 @@ bool run_dir_make(const char *dir, bool exclusive, bool *created, GError **error
 		g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_EXIST,
 			    "%s: not an empty folder (it holds %s)", dir,
 			    entry ? entry : "a file");
+		return false;
+	}
+	/* an empty --out folder becomes the run's: the user's alone too */
+	if (chmod(dir, RUN_DIR_MODE) < 0) {
+		g_set_error(error, G_FILE_ERROR, g_file_error_from_errno(errno),
+			    "%s: cannot make it the run's folder (mode 0700: its sockets "
+			    "drive QEMU): %s; give a folder of your own", dir, g_strerror(errno));
 		return false;
 	}
 	return true;

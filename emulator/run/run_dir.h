@@ -29,9 +29,17 @@ char *run_id_new(const char *name);
 bool run_out_acceptable(const char *dir, const char *flag, GError **error);
 
 /*
- * Create the folder: @exclusive, it must not exist (results/RUN_ID);
- * otherwise it may exist if empty. *created tells whether this call made
- * it (so a failed start can take it away again).
+ * A run folder is its user's alone: it holds the sockets that drive QEMU
+ * (QMP, the guest agent) and the fabric manager, and they are made in it
+ * owner-only as well (process.c, fm_control.c).
+ */
+#define RUN_DIR_MODE 0700
+
+/*
+ * Create the folder, mode RUN_DIR_MODE: @exclusive, it must not exist
+ * (results/RUN_ID); otherwise it may exist if empty, and gets that mode.
+ * *created tells whether this call made it (so a failed start can take
+ * it away again).
  */
 bool run_dir_make(const char *dir, bool exclusive, bool *created, GError **error);
 

@@ -208,12 +208,7 @@ static bool prepare_layer(struct run *run, GError **error)
  */
 static guint arming_hosts(const struct run *run)
 {
-	const struct scn_workload *w;
-
-	cb_foreach(run->scn->workloads, const struct scn_workload, w)
-		if (w->together)
-			return run->hosts->len;
-	return 1;
+	return scenario_has_together(run->scn) ? run->hosts->len : 1;
 }
 
 static bool start_host(struct run *run, struct host_run *hr, GError **error)
@@ -1031,13 +1026,16 @@ static void check_shared_pools(struct run *run)
 /*
  * The fabric manager, when the topology has a lending pool: its own
  * channels to every host it may lend to, then its start events, before
- * the workloads (docs/pooling.md).
+ * the workloads (docs/pooling.md). Not after Ctrl-C: QEMU is gone, and
+ * its sockets, left behind, would be waited on.
  */
 static void start_fm(struct run *run)
 {
 	g_autoptr(GError) err = NULL;
 	struct host_run *hr;
 
+	if (qemu_proc_interrupted())
+		return;
 	run->fm = fm_new(run->topo, run->scn, run->dir);
 	if (!run->fm)
 		return;
@@ -1045,11 +1043,12 @@ static void start_fm(struct run *run)
 		if (hr->failed || !qemu_host_has_fm(run->topo, hr->h))
 			continue;
 		g_clear_error(&err);
-		if (!fm_connect_host(run->fm, hr->h, deadline_in(run, 60), &err))
+		if (!fm_connect_host(run->fm, hr->h, deadline_in(run, 60), &err) &&
+		    !qemu_proc_interrupted())
 			host_fail(run, hr, "fm", err);
 	}
 	g_clear_error(&err);
-	if (!fm_start(run->fm, &err))
+	if (!qemu_proc_interrupted() && !fm_start(run->fm, &err))
 		result_check(run->res, "fm:start", false, "%s", err->message);
 }
 
@@ -1096,9 +1095,15 @@ static void teardown(struct run *run)
 
 	run_state_stage(run->state, "teardown", NULL);
 	cb_foreach(run->hosts, struct host_run, hr) {
-		bool died = hr->proc && qemu_proc_exited(hr->proc);
-		bool by_cxlbed = false;
-		g_autofree char *how = died ? exit_words(hr->proc, &by_cxlbed) : NULL;
+		bool died, by_cxlbed = false;
+		g_autofree char *how = NULL;
+
+		/* the signal guard SIGKILLed it: its end is moments away, and
+		 * only then does it read "stopped by cxlbed on SIG..." */
+		if (hr->proc && qemu_proc_interrupted())
+			qemu_proc_wait(hr->proc);
+		died = hr->proc && qemu_proc_exited(hr->proc);
+		how = died ? exit_words(hr->proc, &by_cxlbed) : NULL;
 
 		/*
 		 * In `boot` the person ends QEMU (poweroff): that is no failure;
@@ -1267,6 +1272,8 @@ static void boot_hosts(struct run *run)
 		run_state_stage(run->state, "starting", NULL);
 		cb_foreach(run->hosts, struct host_run, hr) {
 			g_clear_error(&err);
+			if (qemu_proc_interrupted())
+				break;	/* nothing more starts after Ctrl-C */
 			if (!start_host(run, hr, &err)) {
 				host_fail(run, hr, "start", err);
 				start_failed = true;

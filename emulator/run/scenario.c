@@ -74,6 +74,16 @@ static void add_default_workloads(struct scenario *s)
 	add_workload(s, "stream", "cxlbed-stream", NULL);
 }
 
+bool scenario_has_together(const struct scenario *s)
+{
+	const struct scn_workload *w;
+
+	cb_foreach(s->workloads, const struct scn_workload, w)
+		if (w->together)
+			return true;
+	return false;
+}
+
 struct scenario *scenario_default_for(const char *topology_path)
 {
 	struct scenario *s = scenario_new();

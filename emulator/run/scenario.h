@@ -92,6 +92,9 @@ struct scenario *scenario_default_for(const char *topology_path);
  */
 struct scenario *scenario_table_for(const struct cb_topology *t, bool cxl_only);
 void scenario_free(struct scenario *s);
+/* Does a workload start on every host at once (together = on)? Then
+ * every host reaches its first marker before modeled time starts. */
+bool scenario_has_together(const struct scenario *s);
 
 /* scenario_user.c: [scenario] packages/files, [workload] command. */
 bool scenario_parse_layer(struct scenario *s, const struct cfg_file *f,

@@ -3,8 +3,8 @@
 # cxl-type3 with its serial; every topology in tests/data/bad exits 2 with
 # FILE:LINE: on stderr, LINE being the one marked "<-- error" (timing-*
 # files with --timing), and the message printable UTF-8 whatever the file
-# holds; every bad scenario makes `cxlbed run` exit 2 the same way before
-# it starts anything. Inputs that are not files, too large, named in bytes
+# holds; every bad scenario makes `cxlbed run` and `cxlbed plan` exit 2
+# the same way before anything starts. Inputs that are not files, too large, named in bytes
 # that are not UTF-8, or very large topologies (53,000 hosts: linear
 # validation) are checked too.
 cd "$(dirname "$0")/../.." || exit 1
@@ -21,7 +21,7 @@ bad=$(ls tests/data/bad/*.topo)
 badscn=$(ls tests/data/bad/*.scn)
 n=0
 for f in $good; do n=$((n + 2)); done
-for f in $bad $badscn; do n=$((n + 1)); done
+for f in $bad $badscn $badscn; do n=$((n + 1)); done
 echo "1..$((n + 2 + 5))"
 
 i=0
@@ -64,21 +64,28 @@ exits_2_at() { # FILE LINE RC
 		iconv -f UTF-8 -t UTF-8 "$tmp/err" >/dev/null 2>&1 &&
 		! tr -d '\n' <"$tmp/err" | LC_ALL=C grep -q '[[:cntrl:]]'
 }
+refused() { # VERB FILE
+	line=$(grep -an '<-- error' "$2" | head -1 | cut -d: -f1)
+	$CXLBED $1 "$2" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	if exits_2_at "$2" "$line" $rc; then
+		say ok "$1 $2 exits 2 with $2:$line:"
+	else
+		say "not ok" "$1 $2 exits 2 with $2:$line: (got $rc)"
+		sed 's/^/# /' "$tmp/err" | cat -v
+	fi
+}
 for f in $bad $badscn; do
-	line=$(grep -an '<-- error' "$f" | head -1 | cut -d: -f1)
 	case $f in
 	*.scn) verb=run ;;		# refused before anything starts
 	*/timing-*) verb="plan --timing" ;;	# the default; said for the reader
 	*) verb=plan ;;
 	esac
-	$CXLBED $verb "$f" >"$tmp/out" 2>"$tmp/err"
-	rc=$?
-	if exits_2_at "$f" "$line" $rc; then
-		say ok "$verb $f exits 2 with $f:$line:"
-	else
-		say "not ok" "$verb $f exits 2 with $f:$line: (got $rc)"
-		sed 's/^/# /' "$tmp/err" | cat -v
-	fi
+	refused "$verb" "$f"
+done
+# plan checks a scenario as run does: the same refusal at the same line
+for f in $badscn; do
+	refused plan "$f"
 done
 
 # Not files: a FIFO would block, then be read forever, as /dev/zero was.

@@ -10,13 +10,15 @@
 #include "fault_schedule.h"
 
 static const char *const head =
-	"[scenario]\ntopology = t.topo\n"		/* lines 1-2 */
+	"[scenario]\ntopology = %s\n"		/* lines 1-2 */
 	"[workload kv]\nprogram = cxlbed-protect\n";	/* lines 3-4 */
 
-/* Load and check; NULL error when it is accepted. */
-static struct scenario *load(const char *faults, bool timing, GError **err)
+/* Load and check on topology file @topo; NULL error when it is accepted. */
+static struct scenario *load_on(const char *topo, const char *faults, bool timing,
+				GError **err)
 {
-	g_autofree char *text = g_strconcat(head, faults, NULL);
+	g_autofree char *top = g_strdup_printf(head, topo);
+	g_autofree char *text = g_strconcat(top, faults, NULL);
 	g_autofree char *path = write_file("f.scn", text);
 	g_autoptr(cb_topology) t = NULL;
 	struct scenario *s = scenario_load(path, err);
@@ -29,19 +31,40 @@ static struct scenario *load(const char *faults, bool timing, GError **err)
 	return s;
 }
 
-/* Expect FILE:LINE: ...needle. */
-static void bad(const char *what, const char *faults, bool timing, int line,
-		const char *needle)
+static struct scenario *load(const char *faults, bool timing, GError **err)
+{
+	return load_on("t.topo", faults, timing, err);
+}
+
+/* Expect FILE:LINE: ...needle, on topology file @topo. */
+static void bad_on(const char *topo, const char *what, const char *faults, bool timing,
+		   int line, const char *needle)
 {
 	g_autofree char *want = g_strdup_printf("%s/f.scn:%d: ", dir, line);
 	g_autoptr(GError) err = NULL;
-	struct scenario *s = load(faults, timing, &err);
+	struct scenario *s = load_on(topo, faults, timing, &err);
 
 	ok(!s && err && err->code == CXLBED_ERROR_INPUT &&
 	   g_str_has_prefix(err->message, want) && strstr(err->message, needle),
 	   "%s: error at line %d", what, line);
 	if (err && !(g_str_has_prefix(err->message, want) && strstr(err->message, needle)))
 		diag("  message: %s", err->message);
+	scenario_free(s);
+}
+
+static void bad(const char *what, const char *faults, bool timing, int line,
+		const char *needle)
+{
+	bad_on("t.topo", what, faults, timing, line, needle);
+}
+
+/* Accepted on t.topo. */
+static void good(const char *what, const char *faults)
+{
+	g_autoptr(GError) err = NULL;
+	struct scenario *s = load(faults, true, &err);
+
+	ok(s != NULL, "%s%s%s", what, err ? ": " : "", err ? err->message : "");
 	scenario_free(s);
 }
 
@@ -56,11 +79,18 @@ int main(void)
 	struct scenario *s;
 
 	scratch_dir("cxlbed-faults-XXXXXX");
-	plan(14 + 18);
+	plan(14 + 37);
 	g_free(write_file("t.topo",
 		"[pool p0]\nsize = 512M\nld-size = 256M\n[pool p1]\nsize = 256M\n"
 		"ld-size = 256M\n[host h0]\n[bridge hb0]\n[rootport rp0]\nhotplug = on\n"
 		"[window w0]\nsize = 256M\n"));
+	g_free(write_file("two.topo",
+		"[pool p0]\nsize = 256M\nld-size = 256M\nhosts = h0\n"
+		"[host h0]\n[host h1]\n"
+		"[bridge hb0]\nhost = h0\n[rootport rp0]\nbridge = hb0\nhotplug = on\n"
+		"[window w0]\nhost = h0\nsize = 256M\ntargets = hb0\n"
+		"[bridge hb1]\nhost = h1\n[rootport rp1]\nbridge = hb1\nhotplug = on\n"
+		"[window w1]\nhost = h1\nsize = 256M\ntargets = hb1\n"));
 	g_free(write_file("static.topo",
 		"[pool q]\nsize = 256M\n[host h0]\n[bridge hb0]\n[rootport rp0]\n"
 		"[device mem0]\nport = rp0\npool = q\n[window w0]\nsize = 256M\n"
@@ -170,13 +200,67 @@ int main(void)
 	    true, 8, "applies to cor-error and uncor-error only");
 	bad("unknown key", "[fault a]\nkind = poison\nat = 1s\ncolour = red\n", true, 8,
 	    "unknown key 'colour'");
+	/* against the topology: the line of the key at fault, not the header's */
 	bad("kill names an LD", "[fault a]\nkind = kill-pool-node\ntarget = p0.ld0\nat = 1s\n",
-	    true, 5, "needs target = a pool");
-	bad("unknown target", "[fault a]\nkind = poison\ntarget = p9\nat = 1s\n", true, 5,
+	    true, 7, "needs target = a pool");
+	bad("unknown target", "[fault a]\nkind = poison\ntarget = p9\nat = 1s\n", true, 7,
 	    "target = p9");
 	bad("link fault without the model", "[fault a]\nkind = link-degrade\nat = 1s\n",
-	    false, 5, "needs the timing model");
-	bad("phase of no workload", "[fault a]\nkind = poison\nwhen = phase:nope\n", true, 5,
+	    false, 6, "needs the timing model");
+	bad("modeled time without the model", "[fault a]\nkind = poison\n"
+	    "at = modeled:5ms\n", false, 7, "at = modeled: needs the timing model");
+	bad("phase of no workload", "[fault a]\nkind = poison\nwhen = phase:nope\n", true, 7,
 	    "no [workload nope]");
+	bad_on("static.topo", "no lending pool: the fault itself", "[fault a]\n"
+	       "kind = poison\nat = 1s\n", true, 5, "has no lending pool");
+	/* timing resources: only those a run of the topology has */
+	bad("an unknown link", "[fault a]\nkind = link-degrade\ntarget = link:doesnotexist\n"
+	    "at = 1s\n", true, 7, "target = link:doesnotexist: no timing resource of "
+	    "that name in");
+	bad("... and the message lists what there is", "[fault a]\nkind = link-flap\n"
+	    "target = link:p0.ld7\nat = 1s\n", true, 7, "it has bridge:hb0, link:p0.ld0, "
+	    "link:p0.ld1, link:p1.ld0, media:pool:p0, media:pool:p1");
+	bad("an unknown media", "[fault a]\nkind = link-degrade\ntarget = media:p0\n"
+	    "at = 1s\n", true, 7, "target = media:p0: no timing resource");
+	bad("an unknown bridge", "[fault a]\nkind = link-degrade\ntarget = bridge:hb9\n"
+	    "at = 1s\n", true, 7, "target = bridge:hb9: no timing resource");
+	good("a bridge, a pool's media and an LD's link as link-fault targets",
+	     "[fault a]\nkind = link-degrade\ntarget = bridge:hb0\nat = 1s\n"
+	     "[fault b]\nkind = link-flap\ntarget = media:pool:p1\nat = 2s\n"
+	     "[fault c]\nkind = link-degrade\ntarget = link:p1.ld0\nat = 3s\n");
+	/* hosts */
+	bad("an unknown host", "[fault a]\nkind = revoke-capacity\nat = 1s\nhost = h9\n",
+	    true, 8, "host = h9: no such host");
+	bad_on("two.topo", "a host the target's pool does not lend to",
+	       "[fault a]\nkind = poison\ntarget = p0\nat = 1s\nhost = h1\n", true, 9,
+	       "host = h1: no LD that target = p0 may hit is lent to h1");
+	bad_on("two.topo", "... nor any pool, for target = random",
+	       "[fault a]\nkind = cor-error\nat = 1s\nhost = h1\n", true, 8,
+	       "no LD that target = random may hit is lent to h1");
+	/* offsets and sizes against the LDs the fault may hit (256 MiB) */
+	bad("an offset past the LD", "[fault a]\nkind = poison\ntarget = p0.ld0\n"
+	    "at = 1s\noffset = 1T\n", true, 9, "offset = 1T: the 4K written there would "
+	    "end past p0.ld0 (256M)");
+	good("a poison that ends at the LD's last byte",
+	     "[fault a]\nkind = poison\ntarget = p0.ld0\nat = 1s\noffset = 262136K\n"
+	     "length = 8K\n");
+	bad("... one that ends past it", "[fault a]\nkind = poison\ntarget = p0.ld0\n"
+	    "at = 1s\nlength = 8K\noffset = 262140K\n", true, 10,
+	    "the 8K written there would end past p0.ld0");
+	good("a media event's 64 bytes at the LD's last line (its length is a poison's)",
+	     "[fault a]\nkind = gm-event\ntarget = p0.ld1\nat = 1s\n"
+	     "offset = 268435392\n");
+	bad("a random fault that may poison: the smallest LD it may hit",
+	    "[fault a]\nkind = random\nkinds = revoke-capacity poison\nat = 1s\n"
+	    "offset = 256M\n", true, 9, "end past p0.ld0 (256M), the smallest LD it may hit");
+	good("an offset that no kind of the fault uses is not checked",
+	     "[fault a]\nkind = kill-pool-node\ntarget = p0\nat = 1s\noffset = 1T\n");
+	bad("a range larger than the LD", "[fault a]\nkind = dram-event\ntarget = p1\n"
+	    "at = 1s\nrange = 1G\n", true, 9, "range = 1G: larger than p1.ld0 (256M)");
+	bad("a length that a random offset would carry past the LD",
+	    "[fault a]\nkind = poison\nat = 1s\nrange = 256M\nlength = 8K\n", true, 9,
+	    "length = 8K: with offset = random");
+	good("... one that fits after any draw",
+	     "[fault a]\nkind = poison\nat = 1s\nrange = 256M\nlength = 4K\n");
 	return tap_failed != 0;
 }

@@ -70,6 +70,13 @@ static void test_ids(void)
 	ok(strcmp(a, b) != 0, "two ids made in one process differ (%s, %s)", a, b);
 }
 
+static mode_t mode_of(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 ? st.st_mode & 07777 : 0;
+}
+
 static void test_out_rules(void)
 {
 	g_autofree char *fresh = at("fresh/deeper");
@@ -112,13 +119,20 @@ static void test_out_rules(void)
 	ok(!g_file_test(fresh, G_FILE_TEST_EXISTS) && !g_file_test(comma, G_FILE_TEST_EXISTS),
 	   "checking creates nothing");
 
+	/* under a umask that lets the group in, as a shared machine's may */
+	mode_t umask_was = umask(002);
+
 	ok(run_dir_make(fresh, true, &created, NULL) && created, "results/RUN_ID made exclusively");
+	ok(mode_of(fresh) == 0700, "... mode 0700 under umask 002 (got %04o)", mode_of(fresh));
 	ok(!run_dir_make(fresh, true, &created, &err) && !created,
 	   "a second exclusive make of the same folder fails");
 	g_clear_error(&err);
-	ok(run_dir_make(empty, false, &created, NULL) && !created, "an empty --out folder is taken as is");
+	ok(run_dir_make(empty, false, &created, NULL) && !created, "an empty --out folder is taken");
+	ok(mode_of(empty) == 0700, "... and made the user's alone, 0700 (got %04o)",
+	   mode_of(empty));
 	ok(!run_dir_make(full, false, &created, &err), "a non-empty --out folder is not");
 	g_clear_error(&err);
+	umask(umask_was);
 }
 
 static void test_claim(void)

@@ -1,18 +1,23 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Scenario files: what they accept, and FILE:LINE for what they do not
- * (inline cases here, and every tests/data/bad/ *.scn file).
+ * (inline cases here, and every tests/data/bad/ *.scn file, checked as
+ * `cxlbed run` checks it: against its topology too).
  */
 #include "scenario_test.h"
 #include "bad_files.h"
+#include "run_input.h"
 
 #include <glib/gstdio.h>
 
+/* A bad file is refused where `cxlbed run` refuses it: parsed, then
+ * checked against its topology (run_input.h). */
 static bool load_scenario(const char *path, GError **error)
 {
 	g_autoptr(scenario) s = scenario_load(path, error);
+	g_autoptr(cb_topology) t = s ? topology_load(s->topology_path, error) : NULL;
 
-	return s != NULL;
+	return t && run_input_check(s, t, s->timing, error);
 }
 
 int main(void)
