@@ -19,7 +19,7 @@ int main(void)
 			       "boot_ready_s", "hosts", "workloads", "faults", "checks", "verdict" };
 	bool all = true;
 
-	plan(9);
+	plan(10);
 	r->run_id = g_strdup("20261122-000000-t");
 	r->topology = g_strdup("t.topo");
 	r->scenario = g_strdup("default");
@@ -75,6 +75,21 @@ int main(void)
 		unlink(p);
 		rmdir(dir);
 	}
+	result_free(r);
+
+	/* compare fails the gate on a check name given twice: a run never writes one */
+	r = result_new();
+	result_check(r, "fm:refused:p0.ld1:h1", true, "refused");
+	result_check(r, "fm:refused:p0.ld1:h1", true, "refused again");
+	result_check(r, "fm:refused:p0.ld1:h1", false, "and again");
+	result_check(r, "fm:refused:p0.ld1:h10", true, "another host");
+	ok(!strcmp(((struct res_check *)g_ptr_array_index(r->checks, 1))->name,
+		   "fm:refused:p0.ld1:h1#2") &&
+	   !strcmp(((struct res_check *)g_ptr_array_index(r->checks, 2))->name,
+		   "fm:refused:p0.ld1:h1#3") &&
+	   !strcmp(((struct res_check *)g_ptr_array_index(r->checks, 3))->name,
+		   "fm:refused:p0.ld1:h10"),
+	   "a check name recorded again is numbered: NAME#2, NAME#3");
 	result_free(r);
 	return done_testing();
 }
