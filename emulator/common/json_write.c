@@ -22,14 +22,53 @@ static void make_finite(JsonNode *n)
 	}
 }
 
+/*
+ * json-glib appends ".0" to a double printed without a '.', one printed
+ * with an exponent too: 1e20 becomes "1e+20.0", which is no JSON. Outside
+ * strings, such a ".0" after an exponent's digits goes.
+ */
+static void drop_exponent_suffix(char *text)
+{
+	bool in_string = false;
+	char *w = text;
+
+	for (const char *r = text; *r;) {
+		if (in_string) {
+			if (*r == '\\' && r[1])
+				*w++ = *r++;
+			else if (*r == '"')
+				in_string = false;
+			*w++ = *r++;
+			continue;
+		}
+		if (*r == '"')
+			in_string = true;
+		if ((*r == 'e' || *r == 'E') && r > text && g_ascii_isdigit(r[-1])) {
+			*w++ = *r++;
+			if (*r == '+' || *r == '-')
+				*w++ = *r++;
+			while (g_ascii_isdigit(*r))
+				*w++ = *r++;
+			if (r[0] == '.' && r[1] == '0' && !g_ascii_isdigit(r[2]))
+				r += 2;
+			continue;
+		}
+		*w++ = *r++;
+	}
+	*w = 0;
+}
+
 char *json_write_text(JsonNode *root, bool pretty)
 {
 	g_autoptr(JsonGenerator) gen = json_generator_new();
+	char *text;
 
 	make_finite(root);
 	json_generator_set_root(gen, root);
 	json_generator_set_pretty(gen, pretty);
-	return json_generator_to_data(gen, NULL);
+	text = json_generator_to_data(gen, NULL);
+	drop_exponent_suffix(text);
+	return text;
 }
 
 bool json_write_file(JsonNode *root, const char *path, GError **error)

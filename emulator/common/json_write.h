@@ -2,8 +2,9 @@
 /*
  * JSON text out (summary.json, compare's and collect's JSON, socket
  * replies). json-glib writes a double that is not finite as "inf.0" or
- * "nan.0", which no JSON reader takes; here such a number becomes null,
- * as an unmeasured figure is.
+ * "nan.0", and 1e20 as "1e+20.0", which no JSON reader takes; here a
+ * number that is not finite becomes null, as an unmeasured figure is, and
+ * 1e20 is written "1e+20".
  */
 #ifndef CXLBED_JSON_WRITE_H
 #define CXLBED_JSON_WRITE_H

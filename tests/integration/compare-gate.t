@@ -11,7 +11,7 @@
 . "$(dirname "$0")/lib.sh"
 [ -x "$cxlbed" ] || skip_all "./cxlbed not built (run make)"
 command -v jq >/dev/null || skip_all "jq not installed"
-plan 25
+plan 26
 
 base=$top/results/baseline/default
 # cand NAME [JQ-ARGS] FILTER: a candidate run folder from the baseline's summary.json
@@ -100,6 +100,11 @@ gate huge --format json
 check "a figure of 1e400: exit 2 naming its line, nothing on stdout (got $rc)" \
 	sh -c "[ $rc = 2 ] && grep -qE 'huge/summary.json:[0-9]+: column [0-9]+: the number 1e400 is beyond' '$outroot/huge.err' && ! [ -s '$outroot/huge.out' ]"
 
+cand far '.hosts[0].nodes[1].latency_ns = 1e20'
+gate far --format json
+check "a figure of 1e20: exit 1, and --format json is JSON (json-glib wrote 1e+20.0) (got $rc)" \
+	sh -c "[ $rc = 1 ] && jq -e '.figures[] | select(.workload == \"nodes[]\" and .where == \"node 1\" and .figure == \"latency_ns\") | .candidate == 1e20' '$outroot/far.out' >/dev/null"
+
 deep=$outroot/deep
 mkdir -p "$deep"
 { printf '{"schema": "cxlbed.result/1", "hosts": '; head -c 100000 /dev/zero | tr '\0' '['; } >"$deep/summary.json"
@@ -116,7 +121,8 @@ sed -i '1s/cxlbed.result/cxlbed.table/' "$outroot/deep-table.json"
 rc=$?
 check "report on such a table.json: exit 2 (got $rc)" [ $rc -eq 2 ]
 
-# sweep --collect: a point whose summary nests 100,000 deep, one with 1e400, one good
+# sweep --collect: a point whose summary nests 100,000 deep, one with 1e400,
+# one good, one with figures of 1e20 and 1e308
 sw=$outroot/sweep
 "$cxlbed" sweep --dry-run --out "$sw" "$top/tests/data/sweep-4.sweep" >"$outroot/sweep.out" 2>&1 ||
 	tail -n 5 "$outroot/sweep.out" | diag
@@ -124,14 +130,15 @@ for p in p0 p1 p2 p3; do mkdir -p "$sw/points/$p/run"; done
 cp "$deep/summary.json" "$sw/points/p0/run/summary.json"
 cp "$outroot/huge/summary.json" "$sw/points/p1/run/summary.json"
 cp "$base/summary.json" "$sw/points/p2/run/summary.json"
+cp "$top/tests/fuzz/results/exponent-figures.json" "$sw/points/p3/run/summary.json"
 "$cxlbed" sweep --collect "$sw" >"$outroot/collect.out" 2>"$outroot/collect.err"
 rc=$?
 check "sweep --collect with those points: exit 1 (points failed), no crash (got $rc)" [ $rc -eq 1 ]
 check "it names the nested point's file and why" \
 	grep -qE "point p0: .*p0/run/summary.json:1: column [0-9]+: nested deeper than 64" "$outroot/collect.err"
 check "and the 1e400 point's" grep -qF 'the number 1e400 is beyond' "$outroot/collect.err"
-check "sweep-results.json is JSON (no inf.0)" \
-	sh -c "jq -e '.points | length == 4' '$sw/sweep-results.json' >/dev/null && ! grep -q 'inf' '$sw/sweep-results.json'"
+check "sweep-results.json is JSON (no inf.0, no 1e+20.0)" \
+	sh -c "jq -e '(.points | length) == 4 and .points[3].summary.hosts[0].nodes[0].latency_ns > 9.9e19' '$sw/sweep-results.json' >/dev/null && ! grep -q 'inf' '$sw/sweep-results.json'"
 check "the good point's figures are in it" \
 	[ "$(jq -r '.points[2].summary.hosts[0].nodes[1].latency_ns' "$sw/sweep-results.json")" = "$(jq -r '.hosts[0].nodes[1].latency_ns' "$base/summary.json")" ]
 mkdir -p "$outroot/deep-sweep"

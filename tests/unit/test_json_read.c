@@ -156,18 +156,24 @@ static void test_write(void)
 	json_array_add_double_element(a, -INFINITY);
 	json_array_add_double_element(a, NAN);
 	json_array_add_double_element(a, 2.5);
+	json_array_add_double_element(a, 1e20);	/* json-glib: 1e+20.0 (the fuzzer's find) */
+	json_array_add_double_element(a, -1e308);
+	json_array_add_string_element(a, "5e+20.0");
+	json_array_add_boolean_element(a, FALSE);
 	json_object_set_array_member(o, "a", a);
 	json_node_take_object(root, o);
 	text = json_write_text(root, false);
 	back = json_read_text("out", text, -1, &err);
-	ok(back != NULL, "inf, -inf and nan written as JSON (%s)", err ? err->message : text);
-	ok(text && !strcmp(text, "{\"inf\":null,\"a\":[null,null,2.5]}"),
-	   "non-finite numbers written as null, the rest as they were: %s", text);
+	ok(back != NULL, "inf, -inf, nan and 1e20 written as JSON (%s)", err ? err->message : text);
+	ok(text && !strcmp(text, "{\"inf\":null,\"a\":[null,null,2.5,1e+20,-1e+308,\"5e+20.0\",false]}"),
+	   "non-finite numbers written as null, 1e20 as 1e+20, the rest as they were: %s", text);
+	ok(back && json_array_get_double_element(json_object_get_array_member(
+		json_node_get_object(back), "a"), 3) == 1e20, "and 1e+20 reads back as 1e20");
 }
 
 int main(void)
 {
-	plan(38);
+	plan(39);
 	test_depth();
 	test_numbers();
 	test_strings();

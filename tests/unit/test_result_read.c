@@ -230,11 +230,57 @@ static void test_hostile_text(void)
 	   err3 ? err3->message : "read");
 }
 
+#define FOUND SRCDIR "/tests/fuzz/results"
+
+static int by_name(gconstpointer a, gconstpointer b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The files of tests/fuzz/results: what fuzz-results found, and seeds of it. */
+static GPtrArray *found_files(void)
+{
+	GPtrArray *files = g_ptr_array_new_with_free_func(g_free);
+	GDir *d = g_dir_open(FOUND, 0, NULL);
+	const char *name;
+
+	while (d && (name = g_dir_read_name(d)))
+		g_ptr_array_add(files, g_strdup(name));
+	if (d)
+		g_dir_close(d);
+	g_ptr_array_sort(files, by_name);
+	return files;
+}
+
+/*
+ * Each found file reads, and written back as summary.json is, reads again
+ * (json-glib wrote 1e20 as "1e+20.0", which no reader takes).
+ */
+static void test_found(const GPtrArray *files)
+{
+	for (guint i = 0; i < files->len; i++) {
+		const char *name = g_ptr_array_index(files, i);
+		g_autofree char *path = g_build_filename(FOUND, name, NULL);
+		g_autoptr(GError) err = NULL, again_err = NULL;
+		g_autoptr(run_result) r = result_load(path, &err);
+		g_autoptr(JsonNode) back = r ? result_to_json(r) : NULL;
+		g_autofree char *text = back ? json_write_text(back, true) : NULL;
+		g_autoptr(run_result) again = text ? result_parse("again", text, strlen(text),
+								  &again_err) : NULL;
+
+		ok(r && again, "tests/fuzz/results/%s reads, and again as written (%s)", name,
+		   err ? err->message : again_err ? again_err->message : "ok");
+	}
+}
+
 int main(void)
 {
-	plan(22);
+	g_autoptr(GPtrArray) found = found_files();
+
+	plan(22 + found->len);
 	test_committed();
 	test_refused();
 	test_hostile_text();
+	test_found(found);
 	return done_testing();
 }
