@@ -381,6 +381,7 @@ static void test_gate_tables(void)
 	g_autoptr(table) a = ref_table(), b = ref_table(), two = ref_table(), dup = ref_table();
 	g_autoptr(compare) c = NULL, d = NULL, e = NULL;
 	struct table_curve *curve;
+	struct table_point last;
 
 	/* a table of two of the reference's six topologies: what CI runs */
 	for (guint i = two->rows->len; i-- > 0;)
@@ -400,8 +401,8 @@ static void test_gate_tables(void)
 	   check_of(d, "run:direct")->status == CHK_LOST,
 	   "a table whose rows are there but its runs[] not: every run check LOST");
 	curve = g_ptr_array_index(dup->curves, 0);
-	g_array_append_val(curve->points, g_array_index(curve->points, struct table_point,
-							 curve->points->len - 1));
+	last = g_array_index(curve->points, struct table_point, curve->points->len - 1);
+	g_array_append_val(curve->points, last);
 	e = cmp_tables(a, dup, NULL, NULL);
 	ok(e && e->regressions == 1 && e->duplicates->len == 1 &&
 	   !strcmp(((struct cmp_dup *)g_ptr_array_index(e->duplicates, 0))->what, "figure"),
