@@ -3,44 +3,55 @@
 #include "commands.h"
 #include "compare.h"
 #include "error.h"
+#include "json_write.h"
 #include "result_read.h"
 
+#include <glib/gstdio.h>
 #include <stdio.h>
 #include <string.h>
 
-/* One side: a run or table folder, or its JSON file. */
-static struct cmp_side *load_side(const char *path, GError **error)
+/* One side: a run or table folder, or its JSON file (*json: which file). */
+static struct cmp_side *load_side(const char *path, char **json, GError **error)
 {
 	enum result_kind kind;
-	g_autofree char *json = result_locate(path, &kind, error);
 
-	if (!json)
+	*json = result_locate(path, &kind, error);
+	if (!*json)
 		return NULL;
 	if (kind == RESULT_RUN) {
-		g_autoptr(run_result) r = result_load(json, error);
+		g_autoptr(run_result) r = result_load(*json, error);
 
-		return r ? cmp_side_from_run(path, r) : NULL;
+		return r ? cmp_side_from_run(path, *json, r, error) : NULL;
 	} else {
-		g_autoptr(table) t = table_load(json, error);
+		g_autoptr(table) t = table_load(*json, error);
 
 		return t ? cmp_side_from_table(path, t) : NULL;
 	}
 }
 
+/* A result against itself proves nothing: refuse the same file twice. */
+static bool same_file(const char *a, const char *b, GError **error)
+{
+	GStatBuf sa, sb;
+
+	if (g_stat(a, &sa) || g_stat(b, &sb) || sa.st_dev != sb.st_dev || sa.st_ino != sb.st_ino)
+		return false;
+	g_set_error(error, CXLBED_ERROR, CXLBED_ERROR_INPUT, "BASELINE %s and CANDIDATE %s are "
+		    "the same file; give the committed baseline and a new result", a, b);
+	return true;
+}
+
 static bool write_json(const struct compare *c, const char *path, GError **error)
 {
 	g_autoptr(JsonNode) root = compare_to_json(c);
-	g_autoptr(JsonGenerator) gen = json_generator_new();
 
-	json_generator_set_root(gen, root);
-	json_generator_set_pretty(gen, TRUE);
 	if (!strcmp(path, "-")) {
-		g_autofree char *text = json_generator_to_data(gen, NULL);
+		g_autofree char *text = json_write_text(root, true);
 
 		printf("%s\n", text);
 		return true;
 	}
-	return json_generator_to_file(gen, path, error);
+	return json_write_file(root, path, error);
 }
 
 static bool write_junit(const struct compare *c, const char *path, GError **error)
@@ -58,6 +69,7 @@ int cmd_compare(int argc, char **argv)
 {
 	g_auto(GStrv) thresholds = NULL;
 	g_autofree char *format = NULL, *junit = NULL, *json = NULL;
+	g_autofree char *base_json = NULL, *cand_json = NULL;
 	GOptionEntry entries[] = {
 		{ "threshold", 't', 0, G_OPTION_ARG_STRING_ARRAY, &thresholds,
 		  "allowed change in the bad direction, in percent: PCT for every figure, "
@@ -81,12 +93,15 @@ int cmd_compare(int argc, char **argv)
 	g_option_context_set_summary(ctx,
 		"Compare two runs (run folders or summary.json) or two tables (table\n"
 		"folders or table.json): figures are matched by topology, host, node or\n"
-		"region, and workload, and printed side by side with their change. A\n"
-		"latency that rose, or a bandwidth that fell, by more than its threshold,\n"
-		"a figure no longer measured, or a check that passed and now fails is a\n"
-		"regression. Rows only one side has are listed, not judged.\n"
+		"region, and workload, checks by name, and printed side by side. A\n"
+		"regression: a latency that rose, or a bandwidth that fell, by more than\n"
+		"its threshold; a figure no longer measured; a check that fails in the\n"
+		"candidate and passed or was absent in the baseline; a baseline check the\n"
+		"candidate lacks; a check or row given twice in either. New checks that\n"
+		"pass are listed; rows only one side has are listed, not judged.\n"
 		"Exit status: 0 no regression, 1 a regression, 2 bad input (unreadable,\n"
-		"a run against a table, nothing in common, figures on different clocks).");
+		"another schema, a figure that is not a number, the same file twice, a\n"
+		"run against a table, nothing in common, figures on different clocks).");
 	g_option_context_add_main_entries(ctx, entries, NULL);
 	if (!g_option_context_parse(ctx, &argc, &argv, &err)) {
 		fprintf(stderr, "cxlbed compare: %s\n", err->message);
@@ -108,12 +123,14 @@ int cmd_compare(int argc, char **argv)
 			cmp_thresholds_clear(&th);
 			return 2;
 		}
-	base = load_side(argv[1], &err);
-	cand = base ? load_side(argv[2], &err) : NULL;
-	if (base && cand)
+	base = load_side(argv[1], &base_json, &err);
+	cand = base ? load_side(argv[2], &cand_json, &err) : NULL;
+	if (base && cand && !same_file(base_json, cand_json, &err))
 		c = compare_sides(base, cand, &th, &err);
-	else
+	else {
 		cmp_side_free(base);
+		cmp_side_free(cand);
+	}
 	cmp_thresholds_clear(&th);
 	if (!c) {
 		fprintf(stderr, "cxlbed compare: %s\n", err->message);

@@ -48,9 +48,9 @@ void fm_check(struct fm *fm, const char *name, bool pass, const char *fmt, ...)
 	va_start(ap, fmt);
 	c->detail = g_strdup_vprintf(fmt, ap);
 	va_end(ap);
-	c->name = g_strdup(name);
 	c->pass = pass;
 	g_mutex_lock(&fm->lock);
+	c->name = result_check_name(fm->checks, name);	/* a second refusal of one LD, ... */
 	g_ptr_array_add(fm->checks, c);
 	g_mutex_unlock(&fm->lock);
 }

@@ -7,13 +7,18 @@
  *   <- {"id": 1, "ok": false, "error": "...", "refused": true}
  * Commands, after the CXL FM API's: get-ld-info, get-ld-allocations,
  * bind-vppb, unbind-vppb; and status (all of it). Reads answer at once;
- * binds and unbinds queue behind the FM's other operations.
+ * binds and unbinds queue behind the FM's other operations. A line that
+ * is not such a request (not JSON, nested too deep, a member of the wrong
+ * type or unknown) gets ok:false saying why; the connection and the run
+ * go on.
  */
 #include "fm_priv.h"
 #include "error.h"
+#include "json_read.h"
 
 #include <errno.h>
 #include <poll.h>
+#include <stdarg.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -91,20 +96,125 @@ static JsonObject *err_reply(const char *msg)
 	return r;
 }
 
+static JsonObject *err_printf(const char *fmt, ...) G_GNUC_PRINTF(1, 2);
+static JsonObject *err_printf(const char *fmt, ...)
+{
+	g_autofree char *msg = NULL;
+	va_list ap;
+
+	va_start(ap, fmt);
+	msg = g_strdup_vprintf(fmt, ap);
+	va_end(ap);
+	return err_reply(msg);
+}
+
+/* A name from the request as an error may echo it: printable, at most 40 characters. */
+static char *shown(const char *name)
+{
+	g_autofree char *s = cxlbed_printable(name);
+
+	if (g_utf8_strlen(s, -1) <= 40)
+		return g_steal_pointer(&s);
+	return g_strdup_printf("%.*s...", (int)(g_utf8_offset_to_pointer(s, 37) - s), s);
+}
+
+#define COMMANDS "status, get-ld-info, get-ld-allocations, bind-vppb, unbind-vppb"
+
+static bool printable_name(const char *s)
+{
+	g_autofree char *as_printed = cxlbed_printable(s);
+
+	return strlen(s) <= 64 && !strcmp(as_printed, s);
+}
+
+/* The args each command takes (every one a string or null). */
+static const struct {
+	const char *cmd;
+	const char *const args[5];
+	const char *list;
+} commands[] = {
+	{ "status", { NULL }, "no args" },
+	{ "get-ld-info", { NULL }, "no args" },
+	{ "get-ld-allocations", { NULL }, "no args" },
+	{ "bind-vppb", { "host", "ld", "pool", "mode", NULL }, "host, ld, pool, mode" },
+	{ "unbind-vppb", { "ld", "host", NULL }, "ld, host" },
+};
+
+/*
+ * A request checked member by member: a known cmd as a string, args an
+ * object (or absent, or null) of the command's own members, each a string
+ * or null, nothing else but "id". NULL when so, else the refusal.
+ */
+static JsonObject *refuse_request(JsonObject *msg, guint *which, JsonObject **args)
+{
+	JsonNode *cmd = json_object_get_member(msg, "cmd");
+	JsonNode *an = json_object_get_member(msg, "args");
+	g_autoptr(GList) names = json_object_get_members(msg);
+	g_autoptr(GList) arg_names = NULL;
+
+	for (GList *l = names; l; l = l->next)
+		if (strcmp(l->data, "id") && strcmp(l->data, "cmd") && strcmp(l->data, "args")) {
+			g_autofree char *name = shown(l->data);
+
+			return err_printf("member \"%s\": unknown; a request has id, cmd and args",
+					  name);
+		}
+	if (!cmd || !JSON_NODE_HOLDS_VALUE(cmd) || json_node_get_value_type(cmd) != G_TYPE_STRING)
+		return err_printf("cmd: want a string (" COMMANDS "), found %s",
+				  cmd ? json_read_type_name(cmd) : "nothing");
+	for (*which = 0; *which < G_N_ELEMENTS(commands); (*which)++)
+		if (!strcmp(json_node_get_string(cmd), commands[*which].cmd))
+			break;
+	if (*which == G_N_ELEMENTS(commands)) {
+		g_autofree char *name = shown(json_node_get_string(cmd));
+
+		return err_printf("unknown command \"%s\"; known: " COMMANDS, name);
+	}
+	if (an && !JSON_NODE_HOLDS_NULL(an) && !JSON_NODE_HOLDS_OBJECT(an))
+		return err_printf("args: want an object, found %s", json_read_type_name(an));
+	*args = an && JSON_NODE_HOLDS_OBJECT(an) ? json_node_get_object(an) : NULL;
+	arg_names = *args ? json_object_get_members(*args) : NULL;
+	for (GList *l = arg_names; l; l = l->next) {
+		JsonNode *v = json_object_get_member(*args, l->data);
+		g_autofree char *name = shown(l->data);
+		bool known = false;
+
+		for (const char *const *k = commands[*which].args; *k && !known; k++)
+			known = !strcmp(*k, l->data);
+		if (!known)
+			return err_printf("args.%s: unknown; %s takes %s", name,
+					  commands[*which].cmd, commands[*which].list);
+		if (JSON_NODE_HOLDS_NULL(v))
+			continue;
+		if (!JSON_NODE_HOLDS_VALUE(v) || json_node_get_value_type(v) != G_TYPE_STRING)
+			return err_printf("args.%s: want a string, found %s", name,
+					  json_read_type_name(v));
+		/* a host, LD, pool or mode is a name that prints as it is (logs, progress) */
+		if (!printable_name(json_node_get_string(v)))
+			return err_printf("args.%s: a name without control characters, "
+					  "at most 64 bytes", name);
+	}
+	return NULL;
+}
+
+/* An arg checked by refuse_request: a string, or NULL when absent or null. */
 static char *arg(JsonObject *args, const char *key)
 {
-	return g_strdup(args ? json_object_get_string_member_with_default(args, key, NULL) :
-			NULL);
+	JsonNode *n = args ? json_object_get_member(args, key) : NULL;
+
+	return n && !JSON_NODE_HOLDS_NULL(n) ? g_strdup(json_node_get_string(n)) : NULL;
 }
 
 static JsonObject *handle(struct fm *fm, JsonObject *msg)
 {
-	const char *cmd = json_object_get_string_member_with_default(msg, "cmd", "");
-	JsonObject *args = json_object_has_member(msg, "args") &&
-		JSON_NODE_HOLDS_OBJECT(json_object_get_member(msg, "args")) ?
-		json_object_get_object_member(msg, "args") : NULL;
+	JsonObject *args = NULL, *refusal;
+	const char *cmd;
+	guint which = 0;
 	struct fm_req *r;
 
+	if ((refusal = refuse_request(msg, &which, &args)))
+		return refusal;
+	cmd = commands[which].cmd;
 	if (!strcmp(cmd, "status"))
 		return ok_reply(fm_status(fm));
 	if (!strcmp(cmd, "get-ld-info")) {
@@ -123,9 +233,6 @@ static JsonObject *handle(struct fm *fm, JsonObject *msg)
 		g_mutex_unlock(&fm->lock);
 		return ok_reply(o);
 	}
-	if (strcmp(cmd, "bind-vppb") && strcmp(cmd, "unbind-vppb"))
-		return err_reply("unknown command; known: status, get-ld-info, "
-				 "get-ld-allocations, bind-vppb, unbind-vppb");
 	if (g_atomic_int_get(&fm->stop))
 		return err_reply("the run is ending");
 	r = fm_req_new(strcmp(cmd, "bind-vppb") ? FM_REQ_UNBIND : FM_REQ_BIND,
@@ -138,6 +245,20 @@ static JsonObject *handle(struct fm *fm, JsonObject *msg)
 	return fm_submit(fm, r);
 }
 
+JsonObject *fm_control_answer(struct fm *fm, const char *line, gsize len)
+{
+	g_autoptr(GError) err = NULL;
+	g_autoptr(JsonObject) msg = jsonline_parse(line, len, &err);
+	JsonObject *reply;
+
+	if (!msg)
+		return err_reply(err->message);
+	reply = handle(fm, msg);
+	if (json_object_has_member(msg, "id"))
+		json_object_set_member(reply, "id", json_node_copy(json_object_get_member(msg, "id")));
+	return reply;
+}
+
 static gpointer serve(gpointer data)
 {
 	struct client *c = data;
@@ -145,21 +266,18 @@ static gpointer serve(gpointer data)
 
 	while (!g_atomic_int_get(&c->fm->stop)) {
 		g_autoptr(GError) err = NULL;
-		g_autoptr(JsonObject) msg = jsonline_read(conn, g_get_monotonic_time() +
-							  POLL_MS * 1000, &err);
+		g_autofree char *line = jsonline_read_line(conn, g_get_monotonic_time() +
+							   POLL_MS * 1000, &err);
 		g_autoptr(JsonObject) reply = NULL;
 
-		if (!msg) {
+		if (!line) {
 			if (g_error_matches(err, G_IO_ERROR, G_IO_ERROR_TIMED_OUT))
 				continue;
 			if (!g_error_matches(err, G_IO_ERROR, G_IO_ERROR_INVALID_DATA))
 				break;
-			reply = err_reply("not a JSON object line");
+			reply = err_reply(err->message);	/* too long, or a NUL in it */
 		} else {
-			reply = handle(c->fm, msg);
-			if (json_object_has_member(msg, "id"))
-				json_object_set_member(reply, "id", json_node_copy(
-					json_object_get_member(msg, "id")));
+			reply = fm_control_answer(c->fm, line, strlen(line));
 		}
 		if (!jsonline_write(conn, reply, NULL))
 			break;

@@ -83,6 +83,12 @@ void fm_sample(struct fm *fm);
 
 /* fm_control.c */
 bool fm_control_start(struct fm *fm, GError **error);
+/*
+ * One line from RUN/fm.sock (@len bytes, no newline) answered: the reply
+ * object, always one ({"ok": false, "error": ...} for a bad request),
+ * with the request's "id". A bind or unbind waits for the worker.
+ */
+JsonObject *fm_control_answer(struct fm *fm, const char *line, gsize len);
 void fm_control_stop(struct fm *fm);
 JsonObject *fm_status(struct fm *fm);	/* takes the lock */
 

@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "jsonline.h"
+#include "json_read.h"
+#include "json_write.h"
 #include "process.h"
 
 #include <errno.h>
@@ -105,8 +107,11 @@ static void log_line(struct jsonline *c, const char *dir, const char *line)
 	fflush(c->log);
 }
 
-/* Pop one line (without '\n') from the buffer, or NULL if none is complete. */
-static char *take_line(struct jsonline *c)
+/*
+ * Pop one line (without '\n') from the buffer, or NULL if none is
+ * complete; *nul: it held a NUL byte (a C string would end there).
+ */
+static char *take_line(struct jsonline *c, bool *nul)
 {
 	/* an empty GByteArray may have no data at all: memchr(NULL) is UB */
 	guint8 *nl = c->buf->len ? memchr(c->buf->data, '\n', c->buf->len) : NULL;
@@ -116,6 +121,7 @@ static char *take_line(struct jsonline *c)
 	if (!nl)
 		return NULL;
 	n = nl - c->buf->data;
+	*nul = memchr(c->buf->data, 0, n) != NULL;
 	line = g_strndup((char *)c->buf->data, n);
 	g_byte_array_remove_range(c->buf, 0, n + 1);
 	return line;
@@ -160,10 +166,11 @@ static bool fill(struct jsonline *c, gint64 deadline_us, GError **error)
 	return true;
 }
 
-JsonObject *jsonline_read(struct jsonline *c, gint64 deadline_us, GError **error)
+char *jsonline_read_line(struct jsonline *c, gint64 deadline_us, GError **error)
 {
 	for (;;) {
-		g_autofree char *line = take_line(c);
+		bool nul = false;
+		g_autofree char *line = take_line(c, &nul);
 
 		if (!line) {
 			if (c->buf->len > JSONLINE_MAX) {
@@ -177,28 +184,43 @@ JsonObject *jsonline_read(struct jsonline *c, gint64 deadline_us, GError **error
 			continue;
 		}
 		g_strstrip(line);
-		if (!*line)
+		if (!*line && !nul)
 			continue;
 		log_line(c, "<-", line);
+		if (nul) {
+			g_set_error(error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+				    "a NUL byte in the message");
+			return NULL;
+		}
 		if (strlen(line) > JSONLINE_MAX) {
 			g_set_error(error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
 				    "message longer than %u bytes", JSONLINE_MAX);
 			return NULL;
 		}
-
-		g_autoptr(JsonParser) p = json_parser_new();
-		g_autoptr(GError) perr = NULL;
-		JsonNode *root;
-
-		if (!json_parser_load_from_data(p, line, -1, &perr) ||
-		    !(root = json_parser_get_root(p)) || !JSON_NODE_HOLDS_OBJECT(root)) {
-			g_set_error(error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-				    "not a JSON object: %.200s%s", line,
-				    perr ? "" : "");
-			return NULL;
-		}
-		return json_object_ref(json_node_get_object(root));
+		return g_steal_pointer(&line);
 	}
+}
+
+JsonObject *jsonline_parse(const char *line, gsize len, GError **error)
+{
+	g_autoptr(GError) err = NULL;
+	g_autoptr(JsonNode) root = memchr(line, 0, len) ? NULL :
+		json_read_text("message", line, len, &err);
+
+	if (!root || !JSON_NODE_HOLDS_OBJECT(root)) {
+		g_set_error(error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+			    "not a JSON object line: %s", err ? err->message :
+			    root ? json_read_type_name(root) : "a NUL byte in it");
+		return NULL;
+	}
+	return json_object_ref(json_node_get_object(root));
+}
+
+JsonObject *jsonline_read(struct jsonline *c, gint64 deadline_us, GError **error)
+{
+	g_autofree char *line = jsonline_read_line(c, deadline_us, error);
+
+	return line ? jsonline_parse(line, strlen(line), error) : NULL;
 }
 
 char *json_object_to_line(JsonObject *obj)
@@ -206,7 +228,7 @@ char *json_object_to_line(JsonObject *obj)
 	g_autoptr(JsonNode) node = json_node_new(JSON_NODE_OBJECT);
 
 	json_node_set_object(node, obj);
-	return json_to_string(node, FALSE);
+	return json_write_text(node, false);
 }
 
 bool jsonline_write(struct jsonline *c, JsonObject *obj, GError **error)

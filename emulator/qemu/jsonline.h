@@ -40,13 +40,17 @@ void jsonline_free(struct jsonline *c);	/* closes fd */
  * line or bad JSON (G_IO_ERROR_INVALID_DATA). Blank lines are skipped.
  */
 JsonObject *jsonline_read(struct jsonline *c, gint64 deadline_us, GError **error);
+/* The same in two steps: the next line as it came (blank lines skipped),
+ * then that line as a JSON object (json_read.h's bounds). */
+char *jsonline_read_line(struct jsonline *c, gint64 deadline_us, GError **error);
+JsonObject *jsonline_parse(const char *line, gsize len, GError **error);
 
 /* Feed bytes as if read (for tests); then jsonline_read() parses them. */
 void jsonline_feed(struct jsonline *c, const void *data, gsize len);
 
 bool jsonline_write(struct jsonline *c, JsonObject *obj, GError **error);
 
-/* Serialize compactly (no newlines). */
+/* Serialize compactly (no newlines); a non-finite number becomes null. */
 char *json_object_to_line(JsonObject *obj);
 
 #endif

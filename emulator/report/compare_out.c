@@ -44,6 +44,59 @@ static const char *verdict_word(const struct compare *c)
 	return c->regressions ? "regression" : "pass";
 }
 
+/* What became of a check, in words. */
+static const char *check_text(const struct cmp_check *k)
+{
+	switch (k->status) {
+	case CHK_PASS:
+		return "passes in both";
+	case CHK_FIXED:
+		return "failed in the baseline, passes in the candidate";
+	case CHK_STILL_FAILS:
+		return "fails in the baseline and in the candidate";
+	case CHK_NEW:
+		return "new in the candidate, passes";
+	case CHK_REGRESSED:
+		return "passed in the baseline, FAILS in the candidate";
+	case CHK_NEW_FAILS:
+		return "new in the candidate, FAILS";
+	case CHK_LOST:
+		return "in the baseline, LOST in the candidate (no such check)";
+	}
+	return "?";
+}
+
+static char *dup_text(const struct cmp_dup *d)
+{
+	return g_strdup_printf("%s '%s' given %u times in the %s: which copy counts cannot be told",
+			       d->what, d->name, d->copies, d->side);
+}
+
+/* How many checks both have, are new, lost, failing; then each that is not plain. */
+static void print_checks(const struct compare *c, FILE *out)
+{
+	guint both = 0, added = 0, lost = 0, failed = 0;
+
+	if (!c->checks->len)
+		return;
+	for (guint i = 0; i < c->checks->len; i++) {
+		const struct cmp_check *k = g_ptr_array_index(c->checks, i);
+
+		both += k->in_base && k->in_cand;
+		added += !k->in_base;
+		lost += !k->in_cand;
+		failed += k->in_cand && !k->cand_pass;
+	}
+	fprintf(out, "\nchecks: %u in both, %u new, %u lost; %u fail in the candidate\n",
+		both, added, lost, failed);
+	for (guint i = 0; i < c->checks->len; i++) {
+		const struct cmp_check *k = g_ptr_array_index(c->checks, i);
+
+		if (k->status != CHK_PASS)
+			fprintf(out, "check %s: %s\n", k->name, check_text(k));
+	}
+}
+
 void compare_print(const struct compare *c, FILE *out)
 {
 	int tw = 8, hw = 4, ww = 5, kw = 8, fw = 6;
@@ -73,18 +126,11 @@ void compare_print(const struct compare *c, FILE *out)
 			change_text(ch, sizeof(ch), g), limit_text(lim, sizeof(lim), g),
 			cmp_status_word(g->status));
 	}
-	if (c->checks->len) {
-		guint failed = 0;
+	print_checks(c, out);
+	for (guint i = 0; i < c->duplicates->len; i++) {
+		g_autofree char *why = dup_text(g_ptr_array_index(c->duplicates, i));
 
-		for (guint i = 0; i < c->checks->len; i++) {
-			const struct cmp_check *k = g_ptr_array_index(c->checks, i);
-
-			if (k->regressed)
-				fprintf(out, "check %s: passed in the baseline, FAILS in the candidate\n",
-					k->name);
-			failed += !k->cand_pass;
-		}
-		fprintf(out, "\nchecks: %u in both, %u fail in the candidate\n", c->checks->len, failed);
+		fprintf(out, "DUPLICATE: %s\n", why);
 	}
 	for (guint i = 0; i < c->only_base->len; i++)
 		fprintf(out, "only in the baseline: %s\n", (char *)g_ptr_array_index(c->only_base, i));
@@ -92,6 +138,7 @@ void compare_print(const struct compare *c, FILE *out)
 		fprintf(out, "only in the candidate: %s\n", (char *)g_ptr_array_index(c->only_cand, i));
 	fprintf(out, "\nverdict: %s (%u regressed, %u improved, %u figures compared)\n",
 		verdict_word(c), c->regressions, c->improvements, c->figures->len);
+	/* every reason the gate fails, one line each */
 	for (guint i = 0; i < c->figures->len; i++) {
 		const struct cmp_figure *g = g_ptr_array_index(c->figures, i);
 		g_autofree char *row = NULL;
@@ -104,6 +151,17 @@ void compare_print(const struct compare *c, FILE *out)
 			g->status == CMP_LOST ? "no longer measured" : change_text(ch, sizeof(ch), g),
 			limit_text(lim, sizeof(lim), g));
 	}
+	for (guint i = 0; i < c->checks->len; i++) {
+		const struct cmp_check *k = g_ptr_array_index(c->checks, i);
+
+		if (k->regressed)
+			fprintf(out, "regressed: check %s: %s\n", k->name, check_text(k));
+	}
+	for (guint i = 0; i < c->duplicates->len; i++) {
+		g_autofree char *why = dup_text(g_ptr_array_index(c->duplicates, i));
+
+		fprintf(out, "regressed: %s\n", why);
+	}
 }
 
 static void set_value(JsonObject *o, const char *key, const struct cmp_fact *f)
@@ -114,11 +172,20 @@ static void set_value(JsonObject *o, const char *key, const struct cmp_fact *f)
 		json_object_set_null_member(o, key);
 }
 
+/* A check's pass on one side: true, false, or null where the side has no such check. */
+static void set_pass(JsonObject *o, const char *key, bool has, bool pass)
+{
+	if (has)
+		json_object_set_boolean_member(o, key, pass);
+	else
+		json_object_set_null_member(o, key);
+}
+
 JsonNode *compare_to_json(const struct compare *c)
 {
 	JsonObject *root = json_object_new();
 	JsonArray *figs = json_array_new(), *checks = json_array_new();
-	JsonArray *ob = json_array_new(), *oc = json_array_new();
+	JsonArray *ob = json_array_new(), *oc = json_array_new(), *dups = json_array_new();
 	JsonNode *node = json_node_new(JSON_NODE_OBJECT);
 
 	json_object_set_string_member(root, "schema", COMPARE_SCHEMA);
@@ -152,10 +219,21 @@ JsonNode *compare_to_json(const struct compare *c)
 		JsonObject *o = json_object_new();
 
 		json_object_set_string_member(o, "name", k->name);
-		json_object_set_boolean_member(o, "baseline_pass", k->base_pass);
-		json_object_set_boolean_member(o, "candidate_pass", k->cand_pass);
+		set_pass(o, "baseline_pass", k->in_base, k->base_pass);
+		set_pass(o, "candidate_pass", k->in_cand, k->cand_pass);
+		json_object_set_string_member(o, "status", cmp_check_word(k->status));
 		json_object_set_boolean_member(o, "regressed", k->regressed);
 		json_array_add_object_element(checks, o);
+	}
+	for (guint i = 0; i < c->duplicates->len; i++) {
+		const struct cmp_dup *d = g_ptr_array_index(c->duplicates, i);
+		JsonObject *o = json_object_new();
+
+		json_object_set_string_member(o, "side", d->side);
+		json_object_set_string_member(o, "kind", d->what);
+		json_object_set_string_member(o, "name", d->name);
+		json_object_set_int_member(o, "copies", d->copies);
+		json_array_add_object_element(dups, o);
 	}
 	for (guint i = 0; i < c->only_base->len; i++)
 		json_array_add_string_element(ob, g_ptr_array_index(c->only_base, i));
@@ -163,6 +241,7 @@ JsonNode *compare_to_json(const struct compare *c)
 		json_array_add_string_element(oc, g_ptr_array_index(c->only_cand, i));
 	json_object_set_array_member(root, "figures", figs);
 	json_object_set_array_member(root, "checks", checks);
+	json_object_set_array_member(root, "duplicates", dups);
 	json_object_set_array_member(root, "only_in_baseline", ob);
 	json_object_set_array_member(root, "only_in_candidate", oc);
 	json_object_set_int_member(root, "regressions", c->regressions);
@@ -179,14 +258,34 @@ static void junit_attr(GString *s, const char *name, const char *value)
 	g_string_append_printf(s, " %s=\"%s\"", name, e);
 }
 
+/* A test case: a <failure> with @msg when @failed, else @msg as its output. */
+static void junit_case(GString *s, const char *cls, const char *name, bool failed,
+		       const char *msg)
+{
+	g_string_append(s, "<testcase");
+	junit_attr(s, "classname", cls);
+	junit_attr(s, "name", name);
+	if (failed) {
+		g_string_append(s, "><failure");
+		junit_attr(s, "type", "regression");
+		junit_attr(s, "message", msg);
+		g_string_append(s, "/></testcase>\n");
+	} else {
+		g_autofree char *e = svg_escape(msg);
+
+		g_string_append_printf(s, "><system-out>%s</system-out></testcase>\n", e);
+	}
+}
+
 /*
- * One test case per figure (classname: topology.host.where.workload) and
- * per check both sides have; a regression is a <failure>.
+ * One test case per figure (classname: topology.host.where.workload), per
+ * check (classname "checks") and per duplicate ("duplicates"); each reason
+ * the gate fails is a <failure>.
  */
 char *compare_to_junit(const struct compare *c)
 {
 	GString *s = g_string_new("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites");
-	guint tests = c->figures->len + c->checks->len;
+	guint tests = c->figures->len + c->checks->len + c->duplicates->len;
 
 	junit_attr(s, "name", "cxlbed compare");
 	g_string_append_printf(s, " tests=\"%u\" failures=\"%u\">\n<testsuite", tests, c->regressions);
@@ -210,38 +309,20 @@ char *compare_to_junit(const struct compare *c)
 						       limit_text(lim, sizeof(lim), g),
 						       cmp_status_word(g->status));
 
-		g_string_append(s, "<testcase");
-		junit_attr(s, "classname", cls);
-		junit_attr(s, "name", f->figure);
-		if (g->status == CMP_REGRESSED || g->status == CMP_LOST) {
-			g_string_append(s, "><failure");
-			junit_attr(s, "type", "regression");
-			junit_attr(s, "message", msg);
-			g_string_append(s, "/></testcase>\n");
-		} else {
-			g_string_append(s, "><system-out>");
-			{
-				g_autofree char *e = svg_escape(msg);
-
-				g_string_append(s, e);
-			}
-			g_string_append(s, "</system-out></testcase>\n");
-		}
+		junit_case(s, cls, f->figure, g->status == CMP_REGRESSED || g->status == CMP_LOST,
+			   msg);
 	}
 	for (guint i = 0; i < c->checks->len; i++) {
 		const struct cmp_check *k = g_ptr_array_index(c->checks, i);
 
-		g_string_append(s, "<testcase");
-		junit_attr(s, "classname", "checks");
-		junit_attr(s, "name", k->name);
-		if (k->regressed) {
-			g_string_append(s, "><failure");
-			junit_attr(s, "type", "regression");
-			junit_attr(s, "message", "passed in the baseline, fails in the candidate");
-			g_string_append(s, "/></testcase>\n");
-		} else {
-			g_string_append(s, "/>\n");
-		}
+		junit_case(s, "checks", k->name, k->regressed, check_text(k));
+	}
+	for (guint i = 0; i < c->duplicates->len; i++) {
+		const struct cmp_dup *d = g_ptr_array_index(c->duplicates, i);
+		g_autofree char *name = g_strdup_printf("%s %s (%s)", d->what, d->name, d->side);
+		g_autofree char *why = dup_text(d);
+
+		junit_case(s, "duplicates", name, true, why);
 	}
 	g_string_append(s, "</testsuite>\n</testsuites>\n");
 	return g_string_free(s, FALSE);

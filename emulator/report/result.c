@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 #include "result.h"
 
+#include <string.h>
+
 static void node_free(gpointer p)
 {
 	struct res_node *n = p;
@@ -177,13 +179,26 @@ struct res_workload *result_add_workload(struct run_result *r, const char *host,
 	return w;
 }
 
+char *result_check_name(const GPtrArray *checks, const char *name)
+{
+	guint copies = 0;
+	g_autofree char *prefix = g_strdup_printf("%s#", name);
+
+	for (guint i = 0; i < checks->len; i++) {
+		const struct res_check *c = g_ptr_array_index(checks, i);
+
+		copies += !strcmp(c->name, name) || g_str_has_prefix(c->name, prefix);
+	}
+	return copies ? g_strdup_printf("%s#%u", name, copies + 1) : g_strdup(name);
+}
+
 bool result_check(struct run_result *r, const char *name, bool pass,
 		  const char *fmt, ...)
 {
 	struct res_check *c = g_new0(struct res_check, 1);
 	va_list ap;
 
-	c->name = g_strdup(name);
+	c->name = result_check_name(r->checks, name);
 	c->pass = pass;
 	va_start(ap, fmt);
 	c->detail = g_strdup_vprintf(fmt, ap);

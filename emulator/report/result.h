@@ -110,9 +110,16 @@ const char *result_node_label(const struct res_node *n, char *buf, size_t len);
 struct res_workload *result_add_workload(struct run_result *r, const char *host,
 					 const char *name, const char *program,
 					 int node);
-/* Record a check; returns pass so callers can chain. */
+/*
+ * Record a check; returns pass so callers can chain. A name the run has
+ * already is numbered (NAME#2, ...): compare matches checks by name, and
+ * fails the gate on a name given twice.
+ */
 bool result_check(struct run_result *r, const char *name, bool pass,
 		  const char *fmt, ...) G_GNUC_PRINTF(4, 5);
+
+/* @name as a check's name new to @checks (struct res_check *): NAME or NAME#N. */
+char *result_check_name(const GPtrArray *checks, const char *name);
 
 bool result_passed(const struct run_result *r);	/* every check passed, >= 1 */
 /* How the node figures were obtained, in words, from each node's clock. */

@@ -2,7 +2,7 @@
 /*
  * summary.json and table.json read back into the structs that wrote them
  * (a report can be redrawn, two runs compared, sweep points collected).
- * Unknown members are ignored; a figure that is null reads as -1.
+ * Unknown members are ignored; a figure that is null or absent reads as -1.
  */
 #ifndef CXLBED_RESULT_READ_H
 #define CXLBED_RESULT_READ_H
@@ -11,19 +11,16 @@
 #include "table_paths.h"
 
 /*
- * PATH parsed; its "schema" must start with @schema_prefix (NULL: any).
- * Errors: CXLBED_ERROR_INPUT naming PATH. Caller frees.
+ * summary.json (schema cxlbed.result/1 exactly) or table.json
+ * (cxlbed.table/1): @text, named @name in errors, or the file at PATH.
+ * Strict: json_read.h's JSON, each member read of its type (a figure a
+ * number or null), a host's node listed once. NULL and CXLBED_ERROR_INPUT
+ * naming the file and the member ("hosts[0].nodes[1].latency_ns")
+ * otherwise. A run loaded from PATH has out_dir the folder it lies in.
  */
-JsonNode *read_json_file(const char *path, const char *schema_prefix,
-			 GError **error);
-/* A member's number, or -1 when absent or null. */
-double read_figure(JsonObject *o, const char *key);
-
-struct run_result *result_from_json(JsonObject *summary);
-/* PATH/summary.json; out_dir becomes the folder it lies in. */
+struct run_result *result_parse(const char *name, const char *text, gsize len, GError **error);
 struct run_result *result_load(const char *summary_json, GError **error);
-
-struct table *table_from_json(JsonObject *table);
+struct table *table_parse(const char *name, const char *text, gsize len, GError **error);
 struct table *table_load(const char *table_json, GError **error);
 
 /* What a path holds: a run (summary.json) or a table (table.json). */

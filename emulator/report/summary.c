@@ -1,14 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /* summary.json: the machine-readable contract (schema cxlbed.result/1). */
 #include "result.h"
+#include "json_write.h"
 
 #include <math.h>
 
-/* Unmeasured figures are null, never a made-up zero. */
+/* Unmeasured figures are null, never a made-up zero; nor is infinity a figure. */
 static void set_measure(JsonBuilder *b, const char *key, double v)
 {
 	json_builder_set_member_name(b, key);
-	if (v < 0 || isnan(v))
+	if (v < 0 || !isfinite(v))
 		json_builder_add_null_value(b);
 	else
 		json_builder_add_double_value(b, round(v * 1000) / 1000);
@@ -188,9 +189,6 @@ bool result_write_summary(const struct run_result *r, const char *path,
 			  GError **error)
 {
 	g_autoptr(JsonNode) root = result_to_json(r);
-	g_autoptr(JsonGenerator) gen = json_generator_new();
 
-	json_generator_set_root(gen, root);
-	json_generator_set_pretty(gen, TRUE);
-	return json_generator_to_file(gen, path, error);
+	return json_write_file(root, path, error);
 }

@@ -2,6 +2,7 @@
 /* Rows and curves of `cxlbed table` from run results (see table_paths.h). */
 #include "table_paths.h"
 #include "figures.h"
+#include "json_write.h"
 #include "svg.h"
 
 #include <string.h>
@@ -480,11 +481,8 @@ JsonNode *table_to_json(const struct table *t)
 bool table_write_json(const struct table *t, const char *path, GError **error)
 {
 	g_autoptr(JsonNode) root = table_to_json(t);
-	g_autoptr(JsonGenerator) gen = json_generator_new();
 
-	json_generator_set_root(gen, root);
-	json_generator_set_pretty(gen, TRUE);
-	return json_generator_to_file(gen, path, error);
+	return json_write_file(root, path, error);
 }
 
 /* A row's figures as table cells ("-" where not measured). */

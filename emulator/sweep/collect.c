@@ -8,6 +8,7 @@
 #include "sweep.h"
 #include "figures.h"
 #include "html.h"
+#include "json_write.h"
 #include "result_read.h"
 #include "svg.h"
 
@@ -378,7 +379,6 @@ int sweep_collect(const struct sweep *s, FILE *out)
 	g_autoptr(GPtrArray) places = NULL;
 	g_autofree char *csv = NULL, *md = NULL, *lat = NULL, *bw = NULL, *html = NULL;
 	g_autoptr(JsonNode) json = NULL;
-	g_autoptr(JsonGenerator) gen = json_generator_new();
 	g_autoptr(GError) err = NULL;
 	guint bad = 0;
 	struct {
@@ -388,10 +388,15 @@ int sweep_collect(const struct sweep *s, FILE *out)
 
 	for (guint i = 0; i < s->points->len; i++) {
 		g_autofree char *sum = NULL;
+		g_autoptr(GError) unreadable = NULL;
 
 		rows[i].p = g_ptr_array_index(s->points, i);
 		sum = g_build_filename(rows[i].p->run_dir, "summary.json", NULL);
-		rows[i].r = g_file_test(sum, G_FILE_TEST_EXISTS) ? result_load(sum, NULL) : NULL;
+		/* a summary that is not a result counts as none, and says why */
+		if (g_file_test(sum, G_FILE_TEST_EXISTS) &&
+		    !(rows[i].r = result_load(sum, &unreadable)))
+			fprintf(stderr, "cxlbed sweep: point %s: %s\n", rows[i].p->id,
+				unreadable->message);
 		bad += !rows[i].r || !result_passed(rows[i].r);
 	}
 	places = places_of(rows, s->points->len);
@@ -401,10 +406,8 @@ int sweep_collect(const struct sweep *s, FILE *out)
 	bw = plot(s, places, rows, 1);
 	html = to_html(s, places, rows, lat, bw);
 	json = to_json(s, rows);
-	json_generator_set_root(gen, json);
-	json_generator_set_pretty(gen, TRUE);
 	{
-		g_autofree char *jtext = json_generator_to_data(gen, NULL);
+		g_autofree char *jtext = json_write_text(json, true);
 
 		files[0].name = "sweep.csv", files[0].text = csv;
 		files[1].name = "sweep.md", files[1].text = md;

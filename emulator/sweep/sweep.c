@@ -2,6 +2,7 @@
 /* The matrix, each point's folder and sweep.json (see sweep.h). */
 #include "sweep.h"
 #include "error.h"
+#include "json_read.h"
 
 #include <errno.h>
 #include <glib/gstdio.h>
@@ -255,21 +256,19 @@ static const char *member_str(JsonObject *o, const char *key)
 struct sweep *sweep_load_plan(const char *out, GError **error)
 {
 	g_autofree char *path = g_build_filename(out, "sweep.json", NULL);
-	g_autoptr(JsonParser) jp = json_parser_new();
+	g_autoptr(JsonNode) plan = json_read_file(path, NULL);	/* depth-bounded */
 	g_autoptr(sweep) s = sweep_new();
 	JsonObject *root;
 	JsonArray *axes, *points;
 
-	if (!json_parser_load_from_file(jp, path, NULL) ||
-	    !JSON_NODE_HOLDS_OBJECT(json_parser_get_root(jp)) ||
-	    g_strcmp0(member_str(json_node_get_object(json_parser_get_root(jp)), "schema"),
-		      SWEEP_SCHEMA)) {
+	if (!plan || !JSON_NODE_HOLDS_OBJECT(plan) ||
+	    g_strcmp0(member_str(json_node_get_object(plan), "schema"), SWEEP_SCHEMA)) {
 		g_set_error(error, CXLBED_ERROR, CXLBED_ERROR_INPUT,
 			    "%s: not a sweep folder (no readable sweep.json, schema "
 			    SWEEP_SCHEMA "); expand one with cxlbed sweep SWEEPFILE", out);
 		return NULL;
 	}
-	root = json_node_get_object(json_parser_get_root(jp));
+	root = json_node_get_object(plan);
 	s->name = g_strdup(member_str(root, "name"));
 	s->file = g_strdup(member_str(root, "file"));
 	s->base = g_strdup(member_str(root, "base"));

@@ -45,7 +45,7 @@ static void scratch_dir(const char *template)
 	atexit(remove_scratch_dir);
 }
 
-static char *write_file(const char *name, const char *text)
+static inline char *write_file(const char *name, const char *text)
 {
 	char *path = g_build_filename(dir, name, NULL);
 

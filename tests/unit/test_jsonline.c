@@ -17,7 +17,7 @@ int main(void)
 	JsonObject *o;
 	GError *err = NULL;
 
-	plan(15);
+	plan(17);
 
 	/*
 	 * A stream that has received nothing yet (every QMP and agent
@@ -59,6 +59,30 @@ int main(void)
 	g_clear_error(&err);
 	o = jsonline_read(c, soon(), &err);
 	ok(o != NULL, "stream recovers after a bad line");
+	if (o)
+		json_object_unref(o);
+	jsonline_free(c);
+
+	/*
+	 * A line nested 200,000 deep: json-glib's parser recursed into a
+	 * stack overflow (issue 34); refused, and the next line is read.
+	 */
+	c = jsonline_new(-1, NULL, "t");
+	{
+		GString *deep = g_string_new(NULL);
+
+		for (int i = 0; i < 200000; i++)
+			g_string_append_c(deep, '[');
+		g_string_append(deep, "\n{\"ok\":true}\n");
+		jsonline_feed(c, deep->str, deep->len);
+		g_string_free(deep, TRUE);
+	}
+	o = jsonline_read(c, soon(), &err);
+	ok(!o && g_error_matches(err, G_IO_ERROR, G_IO_ERROR_INVALID_DATA) &&
+	   strstr(err->message, "nested deeper than 64"), "200,000 nested '[' refused, no crash");
+	g_clear_error(&err);
+	o = jsonline_read(c, soon(), &err);
+	ok(o && json_object_get_boolean_member(o, "ok"), "and the line after it is read");
 	if (o)
 		json_object_unref(o);
 	jsonline_free(c);

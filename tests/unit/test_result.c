@@ -21,6 +21,7 @@ static void warnings(void)
 	g_autofree char *dir = g_dir_make_tmp("cxlbed-res-XXXXXX", NULL);
 	g_autofree char *md_path = g_build_filename(dir, "report.md", NULL);
 	g_autofree char *md = NULL;
+	g_autofree char *text = NULL;
 	struct res_workload *w;
 	JsonArray *ws;
 
@@ -40,7 +41,8 @@ static void warnings(void)
 		json_object_get_array_member(json_node_get_object(root), "workloads"), 0),
 		"warnings")) == 0,
 	   "summary.json: the warned workload's entry has it, the other an empty list");
-	back = result_from_json(json_node_get_object(root));
+	text = json_to_string(root, FALSE);
+	back = result_parse("summary.json", text, strlen(text), NULL);
 	w = g_ptr_array_index(back->workloads, 1);
 	ok(w->warnings->len == 1 && !g_strcmp0(back->cxlbed_commit, "abc1234") &&
 	   !g_strcmp0(back->cxlbed_version, "0.1.0"),
@@ -64,7 +66,7 @@ int main(void)
 			       "hosts", "workloads", "faults", "checks", "verdict" };
 	bool all = true;
 
-	plan(13);
+	plan(14);
 	r->run_id = g_strdup("20261122-000000-t");
 	r->topology = g_strdup("t.topo");
 	r->scenario = g_strdup("default");
@@ -127,5 +129,20 @@ int main(void)
 	}
 	result_free(r);
 	warnings();
+
+	/* compare fails the gate on a check name given twice: a run never writes one */
+	r = result_new();
+	result_check(r, "fm:refused:p0.ld1:h1", true, "refused");
+	result_check(r, "fm:refused:p0.ld1:h1", true, "refused again");
+	result_check(r, "fm:refused:p0.ld1:h1", false, "and again");
+	result_check(r, "fm:refused:p0.ld1:h10", true, "another host");
+	ok(!strcmp(((struct res_check *)g_ptr_array_index(r->checks, 1))->name,
+		   "fm:refused:p0.ld1:h1#2") &&
+	   !strcmp(((struct res_check *)g_ptr_array_index(r->checks, 2))->name,
+		   "fm:refused:p0.ld1:h1#3") &&
+	   !strcmp(((struct res_check *)g_ptr_array_index(r->checks, 3))->name,
+		   "fm:refused:p0.ld1:h10"),
+	   "a check name recorded again is numbered: NAME#2, NAME#3");
+	result_free(r);
 	return done_testing();
 }
