@@ -95,6 +95,15 @@ double mf_res_reserve(struct mf_res *r, enum mf_dir dir, double t,
 	return pass;
 }
 
+void mf_region_init(struct mf_region *g)
+{
+	bool pow2 = g->gran && !(g->gran & (g->gran - 1)) &&
+		    g->ways > 0 && !(g->ways & (g->ways - 1));
+
+	g->gran_shift_plus1 = pow2 ? __builtin_ctz(g->gran) + 1 : 0;
+	g->ways_mask = pow2 ? (uint32_t)g->ways - 1 : 0;
+}
+
 struct mf_target *mf_decode(const struct mf_fabric *f, uint64_t pa,
 			    bool is_io)
 {
@@ -105,6 +114,8 @@ struct mf_target *mf_decode(const struct mf_fabric *f, uint64_t pa,
 		if (pa - g->base >= g->size)
 			continue;
 		off = pa - g->base;
+		if (g->gran_shift_plus1)
+			return g->t[(off >> (g->gran_shift_plus1 - 1)) & g->ways_mask];
 		return g->t[(off / g->gran) % g->ways];
 	}
 	return is_io ? NULL : f->local;

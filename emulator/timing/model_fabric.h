@@ -107,8 +107,18 @@ struct mf_region {
 	uint64_t base, size;
 	uint32_t gran;		/* interleave granularity, bytes */
 	int ways;
+	/*
+	 * A shift and a mask for gran and ways when both are powers of two
+	 * (ways 3, 6 and 12 are not): a new line is decoded without two
+	 * divisions (mf_region_init). 0, as a region left zeroed has: divide.
+	 */
+	int gran_shift_plus1;
+	uint32_t ways_mask;
 	struct mf_target *t[MF_MAX_WAYS];
 };
+
+/* @g's decoding shortcuts, once its gran and ways are set. */
+void mf_region_init(struct mf_region *g);
 
 struct mf_fabric {
 	int ntargets;

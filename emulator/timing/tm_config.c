@@ -427,6 +427,7 @@ struct mf_fabric *tm_fabric_build(const struct tm_config *c,
 		g->size = cg->size;
 		g->gran = cg->gran;
 		g->ways = cg->ways;
+		mf_region_init(g);
 		for (int w = 0; w < cg->ways; w++) {
 			g->t[w] = find_target(tg, nt, cg->targets[w]);
 			if (!g->t[w]) {

@@ -75,7 +75,7 @@ int main(void)
 	char *err = NULL;
 	double gbps, got;
 
-	plan(17);
+	plan(19);
 	shm = tm_shared_open(NULL, &err);
 	for (int i = 0; i < 4; i++) {
 		char name[16];
@@ -95,6 +95,35 @@ int main(void)
 	ok(mf_decode(&fab, 0x1000, false) == &local &&
 	   mf_decode(&fab, 0xfed00000, true) == NULL,
 	   "outside the region: RAM is local, other MMIO is not memory");
+	/* the shift-and-mask shortcut picks what division picks, line by line */
+	{
+		static const uint32_t grans[] = { 256, 1024, 4096, 16384 };
+		static const int ways[] = { 1, 2, 3, 4, 6, 8, 12, 16 };
+		struct mf_region fast;
+		int wrong = 0, shortcuts = 0;
+
+		for (unsigned gi = 0; gi < 4; gi++)
+			for (unsigned wi = 0; wi < 8; wi++) {
+				struct mf_fabric f1 = fab, f2 = fab;
+
+				reg.gran = grans[gi];
+				reg.ways = ways[wi];
+				fast = reg;
+				mf_region_init(&fast);
+				shortcuts += fast.gran_shift_plus1 > 0;
+				f1.regions = &reg;	/* zeroed shortcut: divides */
+				f2.regions = &fast;
+				for (uint64_t off = 0; off < 64ull << 20; off += 64)
+					wrong += mf_decode(&f1, BASE + off, true) !=
+						 mf_decode(&f2, BASE + off, true);
+			}
+		ok(wrong == 0, "decoding by shift and mask agrees with division "
+		   "on every line of 64 MiB, 4 granularities x 8 ways (%d differ)", wrong);
+		ok(shortcuts == 4 * 5, "the shortcut is taken for powers of two only "
+		   "(%d of 32 layouts)", shortcuts);
+		reg.gran = 4096;
+		reg.ways = 4;
+	}
 
 	/* idle dependent miss: media + hops, nothing more */
 	got = mf_access(&dev[2], MF_READ, 1000, 64) - 1000;
