@@ -91,4 +91,4 @@ clean:
 	rm -rf $(B)/obj $(B)/tests $(B)/guest $(CLEAN_FILES) cxlbed
 
 .PHONY: all check bench clean faults
--include $(shell find $(B) -name '*.d' 2>/dev/null)
+-include $(shell find $(B) -name '*.d' -type f 2>/dev/null)

@@ -56,7 +56,7 @@ static int export_host(const struct cb_topology *t, const struct cb_host *h, con
 int cmd_export(int argc, char **argv)
 {
 	gboolean libvirt = FALSE;
-	g_autofree char *host = NULL, *out = NULL, *dir = NULL;
+	g_autofree char *host = NULL, *out = NULL, *dir = NULL, *qemu = NULL;
 	GOptionEntry entries[] = {
 		{ "libvirt", 0, 0, G_OPTION_ARG_NONE, &libvirt,
 		  "write libvirt domain XML (the only format so far)", NULL },
@@ -64,6 +64,10 @@ int cmd_export(int argc, char **argv)
 		  "only this host of the topology (default: every host)", "NAME" },
 		{ "out", 'o', 0, G_OPTION_ARG_FILENAME, &out,
 		  "write to DIR (default results/libvirt-TOPOLOGY)", "DIR" },
+		{ "qemu", 0, 0, G_OPTION_ARG_FILENAME, &qemu,
+		  "the QEMU the domain runs (default: qemu-system-x86_64 on PATH, "
+		  "Debian's: libvirt's QEMU user cannot reach cxlbed's build in "
+		  "the cache under your home; docs/libvirt.md)", "PATH" },
 		{ NULL }
 	};
 	g_autoptr(GOptionContext) ctx = g_option_context_new("--libvirt TOPOLOGY");
@@ -92,6 +96,8 @@ int cmd_export(int argc, char **argv)
 			"cxlbed export --libvirt topologies/default.topo\n");
 		return 2;
 	}
+	if (!choose_qemu("export", qemu))
+		return 2;
 	t = topology_load(argv[1], &err);
 	if (t && !qemu_check_topology(t, &err))
 		g_clear_pointer(&t, topology_free);
@@ -116,6 +122,8 @@ int cmd_export(int argc, char **argv)
 	}
 	/* Absolute: libvirt starts QEMU in its own working directory. */
 	dir = g_canonicalize_filename(out, NULL);
+	if (qemu)
+		warn_unreadable(g_getenv("CXLBED_QEMU"));
 	warn_unreadable(cxlbed_path(CXLBED_GUEST_KERNEL));
 	warn_unreadable(cxlbed_path(CXLBED_DEFAULT_INITRD));
 	warn_unreadable(dir);

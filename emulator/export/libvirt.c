@@ -150,6 +150,12 @@ char *libvirt_domain_xml(const struct cb_topology *t, const struct cb_host *h,
 	GString *s;
 
 	qemu_opts_for_run(&o, dir);
+	/*
+	 * libvirt runs QEMU as its own user, who cannot reach cxlbed's build
+	 * in the cache under the user's home: the QEMU on PATH (Debian's),
+	 * unless --qemu named one (docs/libvirt.md).
+	 */
+	o.qemu = g_getenv("CXLBED_QEMU") ? g_getenv("CXLBED_QEMU") : NULL;
 	argv = qemu_argv_build(t, h, &o, error);
 	if (!argv)
 		return NULL;
