@@ -104,6 +104,7 @@ static void read_node(struct res_host *h, JsonObject *o)
 	n->latency_ns = read_figure(o, "latency_ns");
 	n->read_gbps = read_figure(o, "read_gbps");
 	n->write_gbps = read_figure(o, "write_gbps");
+	n->threads = (int)int_of(o, "threads", 0);
 	g_free(n->clock);
 	n->clock = g_strdup(str_of(o, "clock"));
 }
@@ -140,6 +141,45 @@ static void read_workload(struct run_result *r, JsonObject *o)
 		w->output = json_object_ref(json_node_get_object(out));
 }
 
+/*
+ * A summary written before a node's row was one thread's stream (it has
+ * no node "threads"): its rows held whatever stream ran last, all vCPUs'
+ * in a table run. They are made again from its workloads, as the runner
+ * makes them now (result_node_take), so that a redrawn page's read
+ * column means what a new run's does.
+ */
+static void node_rows_again(struct run_result *r)
+{
+	for (guint i = 0; i < r->hosts->len; i++) {
+		struct res_host *h = g_ptr_array_index(r->hosts, i);
+
+		for (guint j = 0; j < h->nodes->len; j++) {
+			struct res_node *n = g_ptr_array_index(h->nodes, j);
+
+			if (n->threads)
+				return;	/* a summary that has them */
+		}
+	}
+	for (guint i = 0; i < r->hosts->len; i++) {
+		struct res_host *h = g_ptr_array_index(r->hosts, i);
+
+		for (guint j = 0; j < h->nodes->len; j++) {
+			struct res_node *n = g_ptr_array_index(h->nodes, j);
+
+			n->latency_ns = n->read_gbps = n->write_gbps = -1;
+			g_clear_pointer(&n->clock, g_free);
+		}
+	}
+	for (guint i = 0; i < r->workloads->len; i++) {
+		const struct res_workload *w = g_ptr_array_index(r->workloads, i);
+		struct res_host *h = result_find_host(r, w->host);
+
+		if (h && w->output)
+			result_node_take(w->region ? result_host_find_dax(h, w->region) :
+					 result_host_find_node(h, w->node), w->output);
+	}
+}
+
 struct run_result *result_from_json(JsonObject *o)
 {
 	struct run_result *r = result_new();
@@ -150,6 +190,9 @@ struct run_result *result_from_json(JsonObject *o)
 	r->topology_name = g_strdup(str_of(o, "topology_name"));
 	r->scenario = g_strdup(str_of(o, "scenario"));
 	r->timing_model = json_object_get_boolean_member_with_default(o, "timing_model", false);
+	/* result.h keeps it as one of two words (NULL: not recorded) */
+	r->guest_clock = !g_strcmp0(str_of(o, "guest_clock"), "modeled") ? "modeled" :
+			 !g_strcmp0(str_of(o, "guest_clock"), "host") ? "host" : NULL;
 	r->boot_ready_s = read_figure(o, "boot_ready_s");
 	r->wall_s = read_figure(o, "wall_s");
 	r->started_at = g_strdup(str_of(o, "started_at"));
@@ -169,6 +212,7 @@ struct run_result *result_from_json(JsonObject *o)
 		for (guint i = 0; i < json_array_get_length(a); i++)
 			if (object_at(a, i))
 				read_workload(r, object_at(a, i));
+	node_rows_again(r);
 	if (json_object_has_member(o, "pool") &&
 	    JSON_NODE_HOLDS_OBJECT(json_object_get_member(o, "pool")))
 		r->pool = json_object_ref(json_object_get_object_member(o, "pool"));
@@ -249,6 +293,7 @@ struct table *table_from_json(JsonObject *o)
 			r->sustained_read_gbps = read_figure(ro, "sustained_read_gbps");
 			r->path_read_gbps = read_figure(ro, "path_read_gbps");
 			r->config_latency_ns = read_figure(ro, "configured_latency_ns");
+			r->cores_read_gbps = read_figure(ro, "cores_read_gbps");
 			r->latency_ratio = read_figure(ro, "latency_ratio");
 			r->clock = g_strdup(str_of(ro, "clock") ? str_of(ro, "clock") : "-");
 			g_ptr_array_add(t->rows, r);

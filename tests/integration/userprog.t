@@ -11,7 +11,7 @@
 need_image
 command -v apt-cache >/dev/null || skip_all "no APT on this host (packages need Debian 12)"
 [ -f "$top/build/timing/libcxlbed-timing.so" ] || skip_all "timing plugin not built"
-plan 11
+plan 13
 
 # jq over workload NAME's run on node N of the run in $out: w NAME N QUERY
 w() { jq -r ".workloads[] | select(.name == \"$1\" and .node == $2) | $3" "$out/summary.json"; }
@@ -47,6 +47,10 @@ check "CXL/local reported; the modeled CXL node is the slower one" \
 	[ "$(w sysbench 1 '.output.vs_local.node == 0 and .output.vs_local.modeled_per_s > 0 and .output.vs_local.modeled_per_s < 1')" = true ]
 figures sysbench MiB | diag
 agrees sysbench "sysbench's own MiB/sec agrees within 5% with MiB over modeled time, both nodes"
+check "report.md's Programs: sysbench on both nodes, its own MiB/s, over the modeled time, CXL/local; report.html links each log" \
+	sh -c "grep -Eq '^\| h0 \| sysbench \| node 1 \| 0 \| 1024 MiB at [0-9.]+ MiB/s \(sysbench-memory\) \| [0-9.]+ MiB/s over [0-9.]+ s \| [0-9.]+ \| [0-9.]+, [0-9.]+ \| \[workload-h0-sysbench-node1.log\]' '$out/report.md' &&
+		grep -q '<a href=\"workload-h0-sysbench-node0.log\">' '$out/report.html'"
+check "its labels agree: no 'no timing model' beside the loaded model" labels_agree "$out"
 check "no QEMU left behind" no_qemu_left "$out"
 [ "$failed" -eq 0 ] || { echo "cxlbed run exit $rc"; tail -n 25 "$outroot/run.err"; } | diag
 
