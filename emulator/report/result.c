@@ -265,8 +265,8 @@ const char *result_measured_with(const struct run_result *r)
 		return MODELED;
 	if (guest)
 		return result_clock_words(r, "guest");
-	return r->timing_model ? "no figure was measured (the timing model was loaded)" :
-	       "no figure was measured (no timing model)";
+	/* whether the model was loaded is said beside it (timing_model) */
+	return "no figure was measured";
 }
 
 void result_node_take(struct res_node *n, JsonObject *out)
