@@ -30,7 +30,9 @@
  * the population, every epoch of --epoch operations, each repair burst
  * and the final check, and as points when a failure is registered and
  * when service resumes; the runner pairs them with the list this program
- * prints ("fault_rois"). Times in the output are the guest clock.
+ * prints ("fault_rois"). Times in the output are the guest clock, named
+ * guest_s and t_s: modeled time when the run's guest clock is modeled
+ * (summary.json guest_clock), the guest's TCG wall clock otherwise.
  */
 #include <stdarg.h>
 #include <stdbool.h>

@@ -273,7 +273,7 @@ void plog_print(struct plog *p, struct prot_store *s, FILE *f)
 		"\"reads_lost\":%llu,\"writes_failed\":%llu,\"corrupt\":%llu,"
 		"\"final_ok\":%llu,\"final_lost\":%llu,\"blocks_lost\":%llu,"
 		"\"chunk_errors\":%llu,\"faults\":%llu,\"bytes_repaired\":%llu,"
-		"\"stripes_degraded\":%llu,\"stripes_unplaceable\":%llu,\"wall_s\":%.3f,",
+		"\"stripes_degraded\":%llu,\"stripes_unplaceable\":%llu,\"guest_s\":%.3f,",
 		(unsigned long long)p->ops, (unsigned long long)p->reads,
 		(unsigned long long)p->writes, (unsigned long long)st.reads_recovered,
 		(unsigned long long)p->reads_lost, (unsigned long long)p->writes_failed,

@@ -174,7 +174,8 @@ int cmd_fm(int argc, char **argv)
 		"  unbind LD        release an LD from its host (or --host H)\n"
 		"The socket speaks JSON lines with commands named after the CXL FM\n"
 		"API (get-ld-info, get-ld-allocations, bind-vppb, unbind-vppb,\n"
-		"status): docs/pooling.md. Exit 0 done, 1 refused or failed, 2 bad use.");
+		"status): docs/pooling.md. Exit 0 done, 1 refused or failed, 2 bad use\n"
+		"(a usage error, or an LD, host, pool or mode the run does not have).");
 	g_option_context_add_main_entries(ctx, entries, NULL);
 	if (!g_option_context_parse(ctx, &argc, &argv, &err)) {
 		fprintf(stderr, "cxlbed fm: %s\n", err->message);
@@ -261,5 +262,8 @@ int cmd_fm(int argc, char **argv)
 			       json_object_get_int_member_with_default(r, "migrated_bytes", 0),
 			       json_object_get_double_member_with_default(r, "wall_s", 0));
 	}
-	return json_object_get_boolean_member_with_default(reply, "ok", FALSE) ? 0 : 1;
+	if (json_object_get_boolean_member_with_default(reply, "ok", FALSE))
+		return 0;
+	/* a request naming what does not exist is bad use, as the docs say */
+	return json_object_get_boolean_member_with_default(reply, "invalid", FALSE) ? 2 : 1;
 }

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* cxlbed report PATH...: (re)draw report.html (and a table's plot) of result folders. */
+/* cxlbed report PATH...: (re)draw report.html (and a table's table.md and plot) of result folders. */
 #include "commands.h"
 #include "error.h"
 #include "html.h"
@@ -23,14 +23,16 @@ static bool write_run(const char *json, GError **error)
 	return true;
 }
 
-/* The table's page and plot, and each of its runs' pages (the table links to them). */
+/* The table's page, table.md and plot, and each of its runs' pages (the
+ * table links to them): every view of table.json from the one renderer. */
 static bool write_table(const char *json, GError **error)
 {
 	g_autoptr(table) t = table_load(json, error);
 	g_autofree char *dir = g_path_get_dirname(json);
 	g_autofree char *out = g_build_filename(dir, "report.html", NULL);
 	g_autofree char *svg_path = g_build_filename(dir, "loaded-latency.svg", NULL);
-	g_autofree char *html = NULL, *svg = NULL;
+	g_autofree char *md_path = g_build_filename(dir, "table.md", NULL);
+	g_autofree char *html = NULL, *svg = NULL, *md = NULL;
 	g_autofree struct cb_topology **topos = NULL;
 	bool ok = true;
 
@@ -53,10 +55,12 @@ static bool write_table(const char *json, GError **error)
 	if (!ok)
 		return false;
 	svg = table_curves_svg(t);
+	md = table_to_markdown(t);
 	if (!g_file_set_contents(out, html, -1, error) ||
+	    !g_file_set_contents(md_path, md, -1, error) ||
 	    !g_file_set_contents(svg_path, svg, -1, error))
 		return false;
-	printf("%s\n%s\n", out, svg_path);
+	printf("%s\n%s\n%s\n", out, md_path, svg_path);
 	return true;
 }
 
@@ -69,7 +73,7 @@ int cmd_report(int argc, char **argv)
 	g_option_context_set_summary(ctx,
 		"Write report.html, the page a person reads, for each PATH: a run\n"
 		"folder (summary.json) or a table folder (table.json, whose\n"
-		"loaded-latency.svg is redrawn too), or such a file.\n"
+		"table.md and loaded-latency.svg are rewritten too), or such a file.\n"
 		"`cxlbed run` and `cxlbed table` write it themselves; this redraws it,\n"
 		"e.g. for results made by an older cxlbed. Prints each page written.\n"
 		"Exit status: 0 written, 1 a page could not be written, 2 bad input.");

@@ -544,6 +544,7 @@ void fault_join(struct faults *f, struct run_result *res)
 		g_autoptr(GHashTable) pools = g_hash_table_new(g_str_hash, g_str_equal);
 		const char *scheme;
 		gint64 lost, refused;
+		double lost_then = 0;	/* bytes lost when the LDs failed */
 		int m, whole = 0;
 		g_autofree char *cn = NULL;
 
@@ -556,6 +557,8 @@ void fault_join(struct faults *f, struct run_result *res)
 		for (guint k = 0; fails && k < json_array_get_length(fails); k++) {
 			JsonObject *fl = json_array_get_object_element(fails, k);
 
+			lost_then += json_object_get_int_member_with_default(fl, "blocks_lost", 0) *
+				     chunk_of(w->output);
 			if (json_object_get_boolean_member_with_default(fl, "whole", FALSE)) {
 				g_hash_table_add(pools, (gpointer)json_object_get_string_member(fl, "pool"));
 				whole++;
@@ -568,9 +571,11 @@ void fault_join(struct faults *f, struct run_result *res)
 		 * is whole again, so the end alone can show none).
 		 */
 		if (m == 0)
-			check(res, cn, !whole || lost > 0 || refused > 0, "%s: %" G_GINT64_FORMAT
-			      " blocks lost at the end, %" G_GINT64_FORMAT " reads refused as "
-			      "lost after %d LD failure(s)", scheme, lost, refused, whole);
+			check(res, cn, !whole || lost > 0 || refused > 0, "%s: %.1f MiB lost "
+			      "when %d LD(s) failed, %" G_GINT64_FORMAT " reads refused as lost "
+			      "(never returned as good); %" G_GINT64_FORMAT " blocks still lost "
+			      "at the end (a block written again after the failure is whole "
+			      "again)", scheme, lost_then / 1048576.0, whole, refused, lost);
 		else
 			check(res, cn, lost == 0 || (int)g_hash_table_size(pools) > m,
 			      "%s: %" G_GINT64_FORMAT " blocks lost with %u pool node(s) "

@@ -555,7 +555,7 @@ void fm_stop(struct fm *fm, struct run_result *res)
 		g_ptr_array_add(res->checks, g_ptr_array_index(fm->checks, i));
 	g_ptr_array_set_size(fm->checks, 0);
 	g_mutex_unlock(&fm->lock);
-	if (!pool_report_write_svg(pool, fm->dir, &err))
+	if (!pool_report_write_svg(pool, res->faults, fm->dir, &err))
 		progress(NULL, "FAILED", "pool utilisation plot: %s", err->message);
 	else
 		json_object_set_string_member(pool, "svg", POOL_SVG_FILE);

@@ -489,6 +489,8 @@ JsonObject *fm_do(struct fm *fm, const struct fm_req *r)
 		json_object_set_string_member(reply, "error", err->message);
 	if (o.refused)
 		json_object_set_boolean_member(reply, "refused", TRUE);
+	if (o.invalid)	/* the request itself was bad: no such LD, host, pool or mode */
+		json_object_set_boolean_member(reply, "invalid", TRUE);
 	if (res)
 		fm_sample(fm);
 	if (r->kind == FM_REQ_UNBIND && res)

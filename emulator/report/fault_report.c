@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include "fault_report.h"
+#include "escape.h"
 #include "fault_rois.h"
 #include "svg.h"
 #include "topology.h"
@@ -166,6 +167,16 @@ static void num_cell(GString *s, double v, const char *end)
 		g_string_append_printf(s, " %.2f |%s", v, end);
 }
 
+/* "| A | B | C |" (up to four, NULL ends): cells of run data. */
+static void cells(GString *s, const char *a, const char *b, const char *c, const char *d)
+{
+	const char *v[] = { a, b, c, d };
+
+	g_string_append_c(s, '|');
+	for (size_t i = 0; i < G_N_ELEMENTS(v) && v[i]; i++)
+		md_cell(s, v[i]);
+}
+
 /* Detections over every fault: two or more get a row each (fault_hosts_md). */
 static guint detections_of(const struct run_result *r)
 {
@@ -204,7 +215,7 @@ static void fault_hosts_md(GString *s, const struct run_result *r)
 		return;
 	g_string_append(s, "\nEach host's view (modeled ms after the injection):\n\n"
 			"| fault | host | workload | cause | detected after (ms) | served again "
-			"after (ms) | repair GiB/s | lost MiB | degraded / normal |\n"
+			"after (ms) | repair GiB/s | lost at the failure MiB | degraded / normal |\n"
 			"|---|---|---|---|---|---|---|---|---|\n");
 	for (guint i = 0; i < r->faults->len; i++) {
 		JsonObject *f = g_ptr_array_index(r->faults, i);
@@ -217,9 +228,8 @@ static void fault_hosts_md(GString *s, const struct run_result *r)
 			const char *wl = json_object_get_string_member_with_default(e, "workload", "");
 			double eff = effect_of(f, host, wl);
 
-			g_string_append_printf(s, "| %s | %s | %s | %s |",
-					       json_object_get_string_member(f, "name"), host, wl,
-					       json_object_get_string_member_with_default(e, "cause", ""));
+			cells(s, json_object_get_string_member_with_default(f, "name", ""), host, wl,
+			      json_object_get_string_member_with_default(e, "cause", ""));
 			ms_cell(s, e, "detection_ns");
 			/* stall_ns is there only beside a detection: served again after both */
 			if (num(e, "stall_ns") >= 0 && num(e, "detection_ns") >= 0)
@@ -245,7 +255,7 @@ void fault_report_md(GString *s, const struct run_result *r)
 			       r->fault_seed, r->fault_seed);
 	g_string_append(s, "| fault | kind | target | injected at (s, host) | detected after "
 			"(ms) | served again after (ms) | re-protected after (ms) | repair GiB/s "
-			"| at risk MiB | lost MiB | degraded / normal |\n"
+			"| at risk MiB | lost at the failure MiB | degraded / normal |\n"
 			"|---|---|---|---|---|---|---|---|---|---|---|\n");
 	for (guint i = 0; i < r->faults->len; i++) {
 		JsonObject *f = g_ptr_array_index(r->faults, i);
@@ -255,16 +265,15 @@ void fault_report_md(GString *s, const struct run_result *r)
 		JsonObject *wl = json_object_has_member(f, "workload") ?
 				 json_object_get_object_member(f, "workload") : NULL;
 
-		g_string_append_printf(s, "| %s | %s | %s | ",
-				       json_object_get_string_member(f, "name"),
-				       json_object_get_string_member(f, "kind"),
-				       json_object_get_string_member(f, "target"));
+		cells(s, json_object_get_string_member_with_default(f, "name", ""),
+		      json_object_get_string_member_with_default(f, "kind", ""),
+		      json_object_get_string_member_with_default(f, "target", ""), NULL);
 		if (json_object_get_boolean_member(f, "fired"))
-			g_string_append_printf(s, "%.2f%s |", num(inj, "t_s"),
+			g_string_append_printf(s, " %.2f%s |", num(inj, "t_s"),
 					       json_object_get_boolean_member(inj, "ok") ? "" :
 					       " (a step failed)");
 		else
-			g_string_append(s, "never |");
+			g_string_append(s, " never |");
 		ms_cell(s, f, "detection_ns");
 		ms_cell(s, f, "resumed_ns");
 		ms_cell(s, rec, "reprotected_ns");

@@ -50,3 +50,40 @@ const char *fig_format(char *buf, size_t len, double v, const char *format)
 		g_snprintf(buf, len, format, v);
 	return buf;
 }
+
+/* @o's numbers as "KEY VALUE" after @prefix; @doubles_only: only those
+ * (the timing merge's figures, not its counts). */
+static void numbers(GString *s, JsonObject *o, const char *prefix, bool doubles_only)
+{
+	g_autoptr(GList) members = json_object_get_members(o);
+	gsize start = s->len;
+
+	for (GList *l = members; l; l = l->next) {
+		JsonNode *v = json_object_get_member(o, l->data);
+		const char *sep = s->len > start ? ", " : prefix;
+
+		if (!JSON_NODE_HOLDS_VALUE(v))
+			continue;
+		if (json_node_get_value_type(v) == G_TYPE_DOUBLE)
+			g_string_append_printf(s, "%s%s %.4g", sep, (char *)l->data,
+					       json_node_get_double(v));
+		else if (!doubles_only && json_node_get_value_type(v) == G_TYPE_INT64)
+			g_string_append_printf(s, "%s%s %" G_GINT64_FORMAT, sep,
+					       (char *)l->data, json_node_get_int(v));
+	}
+}
+
+char *fig_summary(JsonObject *out)
+{
+	JsonNode *m = json_object_get_member(out, "modeled");
+	GString *s = g_string_new(NULL);
+
+	if (m && JSON_NODE_HOLDS_OBJECT(m))
+		numbers(s, json_node_get_object(m), "modeled: ", true);
+	/* a merge with regions but no figure of its own (ROIs only) */
+	if (!s->len)
+		numbers(s, out, "guest clock: ", false);
+	if (!s->len)
+		return g_string_free(s, TRUE), NULL;
+	return g_string_free(s, FALSE);
+}

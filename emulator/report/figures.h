@@ -33,6 +33,14 @@ static inline double fig_of(JsonObject *out, const char *key, struct fig_clocks 
 /* "modeled", "guest", "mixed", or NULL when nothing was read. */
 const char *fig_clock_word(const struct fig_clocks *c);
 
+/*
+ * A workload's numbers on one line, each set named by its clock:
+ * "modeled: ns_per_access 220.9" (the timing merge's numbers), else
+ * "guest clock: ns_per_access 271.4, bytes 4194304" (the program's own);
+ * NULL when it reported no number. Caller frees.
+ */
+char *fig_summary(JsonObject *out);
+
 /* A figure for a table cell: printf(@format) of @v, or "-" when v < 0. */
 const char *fig_format(char *buf, size_t len, double v, const char *format);
 

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* report.html of a run and of a table (see html.h). */
 #include "html.h"
+#include "escape.h"
 #include "figures.h"
 #include "html_runtime.h"
+#include "program_report.h"
 #include "svg.h"
 #include "topo_tree.h"
 
@@ -46,6 +48,20 @@ static void fact(GString *s, const char *what, const char *value)
 	g_string_append(s, "</dt><dd>");
 	html_esc(s, value);
 	g_string_append(s, "</dd>\n");
+}
+
+void html_link(GString *s, const char *target, const char *text)
+{
+	g_autofree char *href = report_href(target);
+
+	if (href) {
+		g_string_append(s, "<a href=\"");
+		html_esc(s, href);
+		g_string_append(s, "\">");
+	}
+	html_esc(s, text);
+	if (href)
+		g_string_append(s, "</a>");
 }
 
 void html_cell(GString *s, const char *text)
@@ -173,15 +189,17 @@ static void nodes_section(GString *s, const struct run_result *r)
 	g_string_append(s, "<h2>Figures</h2>\n<p class=\"note\">");
 	html_esc(s, result_measured_with(r));
 	g_string_append(s, ". Each row's clock says how: <code>modeled</code> is the timing "
-			   "model's virtual time, <code>guest</code> the guest's clock under "
-			   "emulation (a functional check, not hardware figures).</p>\n");
+			   "model's virtual time, <code>guest</code> the program's own "
+			   "clock_gettime, in this run ");
+	html_esc(s, result_clock_words(r, "guest"));
+	g_string_append(s, ". Read and write are one thread's stream where one ran.</p>\n");
 	html_table_head(s, cols);
 	for (guint i = 0; i < r->hosts->len; i++) {
 		const struct res_host *h = g_ptr_array_index(r->hosts, i);
 
 		for (guint j = 0; j < h->nodes->len; j++) {
 			const struct res_node *n = g_ptr_array_index(h->nodes, j);
-			char label[16];
+			char label[16], rd[32];
 
 			g_string_append(s, "<tr>");
 			html_cell(s, h->name);
@@ -189,11 +207,48 @@ static void nodes_section(GString *s, const struct run_result *r)
 			html_cell(s, n->kind);
 			html_num(s, (double)(n->mem_bytes >> 20), "%.0f");
 			html_num(s, n->latency_ns, "%.1f");
-			html_num(s, n->read_gbps, "%.3f");
+			if (n->threads > 1) {	/* no one-thread stream ran there */
+				g_string_append_printf(s, "<td class=\"num\">%s (%d threads)</td>",
+						       fig_format(rd, sizeof(rd), n->read_gbps, "%.3f"),
+						       n->threads);
+			} else {
+				html_num(s, n->read_gbps, "%.3f");
+			}
 			html_num(s, n->write_gbps, "%.3f");
-			html_cell(s, n->clock);
+			html_cell(s, n->clock ? n->clock : "-");
 			path_cell(s, n->path);
 		}
+	}
+	g_string_append(s, "</table>\n");
+}
+
+/* Each command workload: its own figures, modeled, CXL/local, its log. */
+static void programs_section(GString *s, const struct run_result *r)
+{
+	g_autoptr(GPtrArray) rows = program_report_rows(r);
+	g_autofree char *note = NULL;
+
+	if (!rows)
+		return;
+	note = program_report_note(r);
+	g_string_append(s, "<h2>Programs</h2>\n<p class=\"note\">");
+	html_esc(s, note);
+	g_string_append(s, "</p>\n<table>\n<tr>");
+	for (int c = 0; c < PROGRAM_NCOLS; c++) {
+		g_string_append(s, "<th>");
+		html_esc(s, program_report_cols[c]);
+		g_string_append(s, "</th>");
+	}
+	g_string_append(s, "<th>log</th></tr>\n");
+	for (guint i = 0; i < rows->len; i++) {
+		const struct program_row *row = g_ptr_array_index(rows, i);
+
+		g_string_append(s, "<tr>");
+		for (int c = 0; c < PROGRAM_NCOLS; c++)
+			html_cell(s, row->cells[c]);
+		g_string_append(s, "<td>");
+		html_link(s, row->log, row->log ? row->log : "-");
+		g_string_append(s, "</td></tr>\n");
 	}
 	g_string_append(s, "</table>\n");
 }
@@ -226,19 +281,47 @@ static void workloads_section(GString *s, const struct run_result *r)
 	g_string_append(s, "</table>\n");
 }
 
+/* One file beside the page: "<a href=NAME>WHAT</a>". */
+static void file_link(GString *s, const char *what, const char *fmt, const char *host)
+{
+	g_autofree char *name = g_strdup_printf(fmt, host);
+
+	html_link(s, name, what);
+}
+
 static void files_section(GString *s, const struct run_result *r)
 {
 	g_string_append(s, "<h2>Files</h2>\n<ul>\n<li><a href=\"summary.json\">summary.json</a> "
 			   "(schema " RESULT_SCHEMA ")</li>\n<li><a href=\"report.md\">report.md</a></li>\n");
 	for (guint i = 0; i < r->hosts->len; i++) {
 		const struct res_host *h = g_ptr_array_index(r->hosts, i);
-		g_autofree char *e = svg_escape(h->name);
 
-		g_string_append_printf(s, "<li>%s: <a href=\"console-%s.log\">guest console</a>, "
-				       "<a href=\"qmp-%s.log\">QMP and agent traffic</a>, "
-				       "<a href=\"qemu-%s.log\">QEMU's output</a>, "
-				       "<a href=\"qemu-%s.cmdline\">QEMU command line</a></li>\n",
-				       e, e, e, e, e);
+		g_string_append(s, "<li>");
+		html_esc(s, h->name);
+		g_string_append(s, ": ");
+		file_link(s, "guest console", "console-%s.log", h->name);
+		g_string_append(s, ", ");
+		file_link(s, "QMP and agent traffic", "qmp-%s.log", h->name);
+		g_string_append(s, ", ");
+		file_link(s, "QEMU's output", "qemu-%s.log", h->name);
+		g_string_append(s, ", ");
+		file_link(s, "QEMU command line", "qemu-%s.cmdline", h->name);
+		g_string_append(s, "</li>\n");
+	}
+	for (guint i = 0; i < r->workloads->len; i++) {
+		const struct res_workload *w = g_ptr_array_index(r->workloads, i);
+		const char *log = w->output ?
+			json_object_get_string_member_with_default(w->output, "log", NULL) : NULL;
+
+		if (!log)
+			continue;
+		g_string_append(s, "<li>");
+		html_esc(s, w->host);
+		g_string_append(s, " ");
+		html_esc(s, w->name);
+		g_string_append(s, ": ");
+		html_link(s, log, "the program's output");
+		g_string_append(s, "</li>\n");
 	}
 	g_string_append(s, "</ul>\n");
 }
@@ -273,6 +356,7 @@ char *html_run_report(const struct run_result *r, const struct cb_topology *topo
 	curves_section(s, t);
 	tree_section(s, topo, "Topology");
 	workloads_section(s, r);
+	programs_section(s, r);
 	html_tiering_section(s, r);
 	html_pool_section(s, r);
 	html_faults_section(s, r);
@@ -337,13 +421,16 @@ char *html_table_report(const struct table *t, const struct cb_topology *const *
 	for (guint i = 0; i < t->runs->len; i++) {
 		const struct table_run *r = g_ptr_array_index(t->runs, i);
 		g_autofree char *base = g_path_get_basename(r->out_dir ? r->out_dir : ".");
-		g_autofree char *eb = svg_escape(base);
+		/* no folder recorded: no link (it would point at this page) */
+		g_autofree char *page = r->out_dir && *r->out_dir ?
+			g_build_filename(base, "report.html", NULL) : NULL;
+		g_autofree char *text = g_strdup_printf("run %s", r->run_id ? r->run_id : "?");
 
 		g_string_append(s, "<li>");
 		html_esc(s, r->topology);
-		g_string_append_printf(s, ": <a href=\"%s/report.html\">run ", eb);
-		html_esc(s, r->run_id);
-		g_string_append_printf(s, "</a>, timing model %s, <span class=\"%s\">%s</span></li>\n",
+		g_string_append(s, ": ");
+		html_link(s, page, text);
+		g_string_append_printf(s, ", timing model %s, <span class=\"%s\">%s</span></li>\n",
 				       r->timing_model ? "on" : "off", r->passed ? "pass" : "fail",
 				       r->passed ? "pass" : "fail");
 	}

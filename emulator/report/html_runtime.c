@@ -81,8 +81,12 @@ static void policies(GString *s, const struct res_workload *w, JsonArray *pols)
 
 void html_tiering_section(GString *s, const struct run_result *r)
 {
-	policy_report_each(s, r, "<h2>Tiering policies</h2>\n<p class=\"note\">"
-			   POLICY_REPORT_NOTE "</p>\n", policies);
+	g_autofree char *note = policy_report_note(r);
+	g_autoptr(GString) heading = g_string_new("<h2>Tiering policies</h2>\n<p class=\"note\">");
+
+	html_esc(heading, note);
+	g_string_append(heading, "</p>\n");
+	policy_report_each(s, r, heading->str, policies);
 }
 
 void html_pool_section(GString *s, const struct run_result *r)
@@ -91,7 +95,7 @@ void html_pool_section(GString *s, const struct run_result *r)
 
 	if (!r->pool)
 		return;
-	svg = pool_report_svg(r->pool);
+	svg = pool_report_svg(r->pool, r->faults);
 	g_string_append(s, "<h2>Pool (fabric manager)</h2>\n<p class=\"note\">Capacity the "
 			   "fabric manager lent to each host over the run, what the hosts used, "
 			   "and what stayed free or stranded (docs/pooling.md; the events and "

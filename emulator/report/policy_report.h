@@ -11,11 +11,9 @@
 
 #include "result.h"
 
-/* What the policy figures are, for report.md and report.html alike. */
-#define POLICY_REPORT_NOTE "The same workload under each policy (docs/pooling.md). " \
-	"Time: each policy's span in guest time, which is modeled time when " \
-	"summary.json's guest_clock is modeled; moved: pages the kernel migrated " \
-	"plus the runtime's own copies."
+/* What the policy figures are, for report.md and report.html alike,
+ * with the run's clock (result_clock_words); caller frees. */
+char *policy_report_note(const struct run_result *r);
 
 /*
  * fn(s, w, policies) for each cxlbed-pool workload of @r, @heading first;

@@ -13,11 +13,17 @@
 
 #define POOL_SVG_FILE "pool-utilisation.svg"
 
-/* DIR/pool-utilisation.svg: lent, used, free, stranded and each host's
- * share over time, from pool.samples[]. */
-/* The pool utilisation plot (an SVG document); caller frees. */
-char *pool_report_svg(JsonObject *pool);
-bool pool_report_write_svg(JsonObject *pool, const char *dir, GError **error);
+/*
+ * The pool utilisation plot (an SVG document; caller frees): lent, used,
+ * free, stranded and each host's share over time from pool.samples[],
+ * summed over the pools; a pool node that a fault in @faults (summary.json
+ * faults[], may be NULL) killed counts as failed from its injection; a
+ * stretch with no sample is shaded and named, not drawn across.
+ */
+char *pool_report_svg(JsonObject *pool, GPtrArray *faults);
+/* The same into DIR/pool-utilisation.svg. */
+bool pool_report_write_svg(JsonObject *pool, GPtrArray *faults, const char *dir,
+			   GError **error);
 /* report.md's "Pool" section. */
 void pool_report_md(GString *s, JsonObject *pool);
 

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include "result.h"
+#include "figures.h"
 
 #include <string.h>
 
@@ -102,6 +103,17 @@ struct res_host *result_add_host(struct run_result *r, const char *name)
 	return h;
 }
 
+struct res_host *result_find_host(struct run_result *r, const char *name)
+{
+	for (guint i = 0; i < r->hosts->len; i++) {
+		struct res_host *h = g_ptr_array_index(r->hosts, i);
+
+		if (!g_strcmp0(h->name, name))
+			return h;
+	}
+	return NULL;
+}
+
 struct res_node *result_host_find_node(struct res_host *h, int node)
 {
 	for (guint i = 0; i < h->nodes->len; i++) {
@@ -119,7 +131,6 @@ static struct res_node *node_new(struct res_host *h, int node)
 
 	n->node = node;
 	n->latency_ns = n->read_gbps = n->write_gbps = -1;
-	n->clock = g_strdup("guest");
 	g_ptr_array_add(h->nodes, n);
 	return n;
 }
@@ -207,8 +218,42 @@ bool result_check(struct run_result *r, const char *name, bool pass,
 	return pass;
 }
 
+/* What the guest's own clock was, by how the run was made. */
+#define GUEST_NO_MODEL "guest wall clock under TCG emulation (no timing model): " \
+	"figures show the path works, not hardware latency"
+#define GUEST_MODELED "the guest's own clock, which ran on modeled virtual time " \
+	"(the timing model's guest clock)"
+#define GUEST_HOST "the guest's own clock, which followed host wall time " \
+	"(--guest-clock=host): not modeled, it moves with host load"
+/* a summary from before guest_clock was recorded */
+#define GUEST_UNSAID "the guest's own clock (the timing model was loaded; this " \
+	"summary does not say whether the guest clock was modeled)"
+#define MODELED "modeled virtual time (timing-model plugin)"
+#define MIXED(guest) "mixed: see each node's clock (modeled = timing-model plugin, " \
+	"guest = " guest ")"
+
+/* 0: no model, 1: guest clock modeled, 2: host, 3: not recorded. */
+static int guest_kind(const struct run_result *r)
+{
+	if (!r->timing_model)
+		return 0;
+	if (!g_strcmp0(r->guest_clock, "modeled"))
+		return 1;
+	return !g_strcmp0(r->guest_clock, "host") ? 2 : 3;
+}
+
+const char *result_clock_words(const struct run_result *r, const char *clock)
+{
+	static const char *const guest[] = { GUEST_NO_MODEL, GUEST_MODELED, GUEST_HOST,
+					     GUEST_UNSAID };
+
+	return !g_strcmp0(clock, "modeled") ? MODELED : guest[guest_kind(r)];
+}
+
 const char *result_measured_with(const struct run_result *r)
 {
+	static const char *const mixed[] = { MIXED(GUEST_NO_MODEL), MIXED(GUEST_MODELED),
+					     MIXED(GUEST_HOST), MIXED(GUEST_UNSAID) };
 	guint modeled = 0, guest = 0;
 
 	for (guint i = 0; i < r->hosts->len; i++) {
@@ -216,13 +261,12 @@ const char *result_measured_with(const struct run_result *r)
 
 		for (guint j = 0; j < h->nodes->len; j++) {
 			const struct res_node *n = g_ptr_array_index(h->nodes, j);
+			bool m = !g_strcmp0(n->clock, "modeled"), mix = !g_strcmp0(n->clock, "mixed");
 
 			if (n->latency_ns < 0 && n->read_gbps < 0 && n->write_gbps < 0)
 				continue;
-			if (!g_strcmp0(n->clock, "modeled"))
-				modeled++;
-			else
-				guest++;
+			modeled += m || mix;
+			guest += !m;
 		}
 	}
 	/* Workloads that belong to no node (nodes = none) count too. */
@@ -236,13 +280,43 @@ const char *result_measured_with(const struct run_result *r)
 		else
 			guest++;
 	}
-	if (modeled && !guest)
-		return "modeled virtual time (timing-model plugin)";
+	if (modeled && guest)
+		return mixed[guest_kind(r)];
 	if (modeled)
-		return "mixed: see each node's clock (modeled = timing-model plugin, "
-		       "guest = guest wall clock under TCG)";
-	return "guest wall clock under TCG emulation (no timing model): figures "
-	       "show the path works, not hardware latency";
+		return MODELED;
+	if (guest)
+		return result_clock_words(r, "guest");
+	/* whether the model was loaded is said beside it (timing_model) */
+	return "no figure was measured";
+}
+
+void result_node_take(struct res_node *n, JsonObject *out)
+{
+	struct fig_clocks ck = { 0 };
+	gint64 threads;
+	double v;
+
+	if (!n || !out)
+		return;
+	if ((v = fig_get(out, "ns_per_access", "ns_per_access", &ck)) >= 0)
+		n->latency_ns = v;
+	threads = json_object_get_int_member_with_default(out, "threads", 1);
+	/* a stream with more threads than the one already there stays out of
+	 * the row: its all-vCPU figure is `cxlbed table`'s own column */
+	if (!n->threads || threads <= n->threads) {
+		double rd = fig_of(out, "read_gbps", &ck), wr = fig_of(out, "write_gbps", &ck);
+
+		if (rd >= 0)
+			n->read_gbps = rd;
+		if (wr >= 0)
+			n->write_gbps = wr;
+		if (rd >= 0 || wr >= 0)
+			n->threads = (int)threads;
+	}
+	if (fig_clock_word(&ck)) {
+		g_free(n->clock);
+		n->clock = g_strdup(fig_clock_word(&ck));
+	}
 }
 
 bool result_passed(const struct run_result *r)

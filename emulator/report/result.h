@@ -29,7 +29,13 @@ struct res_node {
 	double latency_ns;	/* < 0: not measured */
 	double read_gbps;
 	double write_gbps;
-	char *clock;		/* "guest" (guest wall clock) | "modeled" */
+	/* the fewest threads a read/write figure above came from (a stream's
+	 * "threads"; 0: none measured): the row is one thread's when one ran */
+	int threads;
+	/* what the figures were read on: "modeled" (the timing model's ROIs),
+	 * "guest" (the guest's own clock, result_clock_words), "mixed"; NULL
+	 * while nothing was measured */
+	char *clock;
 };
 
 struct res_host {
@@ -99,6 +105,7 @@ typedef struct run_result run_result;
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(run_result, result_free)
 
 struct res_host *result_add_host(struct run_result *r, const char *name);
+struct res_host *result_find_host(struct run_result *r, const char *name);
 struct res_node *result_host_add_node(struct res_host *h, int node);
 struct res_node *result_host_find_node(struct res_host *h, int node);
 /* The dax view of @region, added if absent. */
@@ -122,8 +129,24 @@ bool result_check(struct run_result *r, const char *name, bool pass,
 char *result_check_name(const GPtrArray *checks, const char *name);
 
 bool result_passed(const struct run_result *r);	/* every check passed, >= 1 */
-/* How the node figures were obtained, in words, from each node's clock. */
+/*
+ * The one place that says what a figure's clock measured in run @r:
+ * @clock is a figure's "modeled" (the timing model's ROIs) or "guest"
+ * (the guest's own clock, which is modeled time when the run's
+ * guest_clock is modeled, host wall time under TCG otherwise). Every
+ * writer (stdout, report.md, report.html, summary.json) takes its words
+ * from here.
+ */
+const char *result_clock_words(const struct run_result *r, const char *clock);
+/* How the run's figures were obtained, in words, from each node's clock
+ * and the node-less workloads' (result_clock_words). */
 const char *result_measured_with(const struct run_result *r);
+/*
+ * A workload's @out figures into its node's row: idle latency, and the
+ * read and write bandwidth of the stream with the fewest threads (one
+ * thread's where one ran, as in `cxlbed table`), with their clock.
+ */
+void result_node_take(struct res_node *n, JsonObject *out);
 
 /* summary.c */
 JsonNode *result_to_json(const struct run_result *r);

@@ -224,6 +224,7 @@ static void read_node(struct rd *rd, struct res_host *h, JsonObject *o, const ch
 	n->latency_ns = figure_of(rd, o, at, "latency_ns");
 	n->read_gbps = figure_of(rd, o, at, "read_gbps");
 	n->write_gbps = figure_of(rd, o, at, "write_gbps");
+	n->threads = (int)int_of(rd, o, at, "threads", 0);
 	g_free(n->clock);
 	n->clock = g_strdup(str_of(rd, o, at, "clock"));
 }
@@ -302,6 +303,45 @@ static void read_fault(struct rd *rd, void *into, JsonObject *o, const char *at)
 	g_ptr_array_add(r->faults, json_object_ref(o));
 }
 
+/*
+ * A summary written before a node's row was one thread's stream (it has
+ * no node "threads"): its rows held whatever stream ran last, all vCPUs'
+ * in a table run. They are made again from its workloads, as the runner
+ * makes them now (result_node_take), so that a redrawn page's read
+ * column means what a new run's does.
+ */
+static void node_rows_again(struct run_result *r)
+{
+	for (guint i = 0; i < r->hosts->len; i++) {
+		struct res_host *h = g_ptr_array_index(r->hosts, i);
+
+		for (guint j = 0; j < h->nodes->len; j++) {
+			struct res_node *n = g_ptr_array_index(h->nodes, j);
+
+			if (n->threads)
+				return;	/* a summary that has them */
+		}
+	}
+	for (guint i = 0; i < r->hosts->len; i++) {
+		struct res_host *h = g_ptr_array_index(r->hosts, i);
+
+		for (guint j = 0; j < h->nodes->len; j++) {
+			struct res_node *n = g_ptr_array_index(h->nodes, j);
+
+			n->latency_ns = n->read_gbps = n->write_gbps = -1;
+			g_clear_pointer(&n->clock, g_free);
+		}
+	}
+	for (guint i = 0; i < r->workloads->len; i++) {
+		const struct res_workload *w = g_ptr_array_index(r->workloads, i);
+		struct res_host *h = result_find_host(r, w->host);
+
+		if (h && w->output)
+			result_node_take(w->region ? result_host_find_dax(h, w->region) :
+					 result_host_find_node(h, w->node), w->output);
+	}
+}
+
 static struct run_result *result_from_json(const char *file, JsonObject *o, GError **error)
 {
 	struct rd rd = { .file = file };
@@ -313,6 +353,9 @@ static struct run_result *result_from_json(const char *file, JsonObject *o, GErr
 	r->topology_name = g_strdup(str_of(&rd, o, "", "topology_name"));
 	r->scenario = g_strdup(str_of(&rd, o, "", "scenario"));
 	r->timing_model = bool_of(&rd, o, "", "timing_model", false);
+	/* result.h keeps it as one of two words (NULL: not recorded) */
+	r->guest_clock = !g_strcmp0(str_of(&rd, o, "", "guest_clock"), "modeled") ? "modeled" :
+			 !g_strcmp0(str_of(&rd, o, "", "guest_clock"), "host") ? "host" : NULL;
 	r->boot_ready_s = figure_of(&rd, o, "", "boot_ready_s");
 	r->wall_s = figure_of(&rd, o, "", "wall_s");
 	r->started_at = g_strdup(str_of(&rd, o, "", "started_at"));
@@ -325,6 +368,7 @@ static struct run_result *result_from_json(const char *file, JsonObject *o, GErr
 	strings_of(&rd, o, "", "boot_retries", r->boot_retries);
 	read_each(&rd, r, o, "hosts", read_host);
 	read_each(&rd, r, o, "workloads", read_workload);
+	node_rows_again(r);
 	if ((pool = object_of(&rd, o, "", "pool")))
 		r->pool = json_object_ref(pool);
 	r->fault_seed = int_of(&rd, o, "", "fault_seed", -1);

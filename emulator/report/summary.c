@@ -42,6 +42,11 @@ static void add_node(JsonBuilder *b, const struct res_node *n)
 	set_measure(b, "latency_ns", n->latency_ns);
 	set_measure(b, "read_gbps", n->read_gbps);
 	set_measure(b, "write_gbps", n->write_gbps);
+	if (n->threads > 0) {
+		/* the stream the read/write figures came from */
+		json_builder_set_member_name(b, "threads");
+		json_builder_add_int_value(b, n->threads);
+	}
 	set_str(b, "clock", n->clock);
 	json_builder_end_object(b);
 }

@@ -3,6 +3,7 @@
 #include "svg.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <string.h>
 
 /* The plot area's frame; the legend goes below it and the document grows
@@ -37,6 +38,7 @@ struct style {
 
 static struct style series_style(guint i)
 {
+	/* i counts across the panels of one figure (svg_plot.style_base) */
 	return (struct style){
 		colours[i % G_N_ELEMENTS(colours)],
 		(enum marker)(i % M_COUNT),
@@ -103,6 +105,7 @@ struct axis {
 /* Where things go: the plot frame, then the legend under it. */
 struct layout {
 	int w, h;		/* the whole document */
+	int right;		/* right margin: room for end labels */
 	int legend_top;		/* first legend row's top */
 	int cols;		/* legend columns */
 	double col_w;		/* one legend column */
@@ -120,7 +123,7 @@ static struct axis make_axis(double max)
 
 static double px(const struct layout *l, const struct axis *a, double v)
 {
-	return LEFT + (v - a->lo) / (a->hi - a->lo) * (l->w - LEFT - RIGHT);
+	return LEFT + (v - a->lo) / (a->hi - a->lo) * (l->w - LEFT - l->right);
 }
 
 static double py(const struct axis *a, double v)
@@ -140,7 +143,7 @@ static void text(GString *s, double x, double y, const char *anchor,
 static void draw_axes(GString *s, const struct svg_plot *p, const struct layout *l,
 		      const struct axis *ax, const struct axis *ay)
 {
-	const int right = l->w - RIGHT, base = PLOT_H - BOTTOM;
+	const int right = l->w - l->right, base = PLOT_H - BOTTOM;
 	char buf[64];
 
 	g_string_append(s, "<g font-size=\"12\" fill=\"#000\">\n");
@@ -218,21 +221,57 @@ static void dash_attr(GString *s, const struct style *st)
 		g_string_append_printf(s, " stroke-dasharray=\"%s\"", st->dash);
 }
 
+static bool finite_point(const struct svg_series *se, guint i)
+{
+	return isfinite(se->x[i]) && isfinite(se->y[i]);
+}
+
+/* One polyline per run of finite points: no segment across a gap. */
 static void draw_series(GString *s, const struct svg_series *se, const struct style *st,
 			const struct layout *l, const struct axis *ax,
-			const struct axis *ay)
+			const struct axis *ay, bool steps)
 {
-	g_string_append_printf(s, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\"",
-			       st->colour);
-	dash_attr(s, st);
-	g_string_append(s, " points=\"");
+	for (guint i = 0; i < se->n;) {
+		guint end = i;
+
+		if (!finite_point(se, i)) {
+			i++;
+			continue;
+		}
+		while (end < se->n && finite_point(se, end))
+			end++;
+		g_string_append_printf(s, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\"",
+				       st->colour);
+		dash_attr(s, st);
+		g_string_append(s, " points=\"");
+		for (guint k = i; k < end; k++) {
+			if (steps && k > i)	/* the last level up to this sample */
+				g_string_append_printf(s, " %.1f,%.1f", px(l, ax, se->x[k]),
+						       py(ay, se->y[k - 1]));
+			g_string_append_printf(s, "%s%.1f,%.1f", k > i ? " " : "",
+					       px(l, ax, se->x[k]), py(ay, se->y[k]));
+		}
+		g_string_append(s, "\"/>\n");
+		i = end;
+	}
 	for (guint i = 0; i < se->n; i++)
-		g_string_append_printf(s, "%s%.1f,%.1f", i ? " " : "",
-				       px(l, ax, se->x[i]), py(ay, se->y[i]));
-	g_string_append(s, "\"/>\n");
-	for (guint i = 0; i < se->n; i++)
-		draw_marker(s, st->marker, px(l, ax, se->x[i]), py(ay, se->y[i]),
-			    st->colour);
+		if (finite_point(se, i))
+			draw_marker(s, st->marker, px(l, ax, se->x[i]), py(ay, se->y[i]),
+				    st->colour);
+}
+
+/* End labels: their size, their distance from the line's end, their rows. */
+#define END_PX 11
+#define END_GAP 8
+#define END_ROW 13.0
+
+static double svg_text_width_max(const struct svg_plot *p, double px_size)
+{
+	double w = 0;
+
+	for (guint i = 0; i < p->nseries; i++)
+		w = MAX(w, svg_text_width(p->series[i].label, px_size));
+	return w;
 }
 
 /* A legend entry: a line sample with the series' marker, then its label. */
@@ -242,12 +281,14 @@ static void draw_series(GString *s, const struct svg_series *se, const struct st
 
 static struct layout make_layout(const struct svg_plot *p)
 {
-	struct layout l = { .w = W, .cols = 1 };
+	struct layout l = { .w = W, .cols = 1, .right = RIGHT };
 	double widest = 0;
 	int rows;
 
 	for (guint i = 0; i < p->nseries; i++)
 		widest = MAX(widest, svg_text_width(p->series[i].label, 12));
+	if (p->end_labels)	/* a line ending at the right edge keeps its label */
+		l.right = RIGHT + (int)ceil(END_GAP + svg_text_width_max(p, END_PX));
 	l.col_w = SWATCH + SWATCH_GAP + widest + COL_GAP;
 	/* A label wider than the plot widens the document, never overflows it. */
 	if (l.col_w > l.w - LEFT - RIGHT)
@@ -272,7 +313,7 @@ static void draw_legend(GString *s, const struct svg_plot *p, const struct layou
 			       l->cols * l->col_w - COL_GAP + 12,
 			       rows * LEGEND_ROW + LEGEND_PAD);
 	for (guint i = 0; i < p->nseries; i++) {
-		struct style st = series_style(i);
+		struct style st = series_style(p->style_base + i);
 		double x = LEFT + (i / rows) * l->col_w;
 		double y = l->legend_top + LEGEND_PAD + (i % rows) * LEGEND_ROW + 4;
 
@@ -288,65 +329,269 @@ static void draw_legend(GString *s, const struct svg_plot *p, const struct layou
 	g_string_append(s, "</g>\n");
 }
 
-/* Events on a timeline: dashed verticals, labelled along their length. */
-static void draw_marks(GString *s, const struct svg_plot *p, const struct layout *l,
+/* Stretches of x with no data: shaded, their label along the top. */
+static void draw_bands(GString *s, const struct svg_plot *p, const struct layout *l,
 		       const struct axis *ax)
 {
 	int base = PLOT_H - BOTTOM;
 
+	for (guint i = 0; i < p->nbands; i++) {
+		const struct svg_band *b = &p->bands[i];
+		double x0 = px(l, ax, b->x0), x1 = px(l, ax, b->x1);
+
+		g_string_append_printf(s, "<rect class=\"band\" x=\"%.1f\" y=\"%d\" width=\"%.1f\" "
+				       "height=\"%d\" fill=\"#e8e8e8\"/>\n", x0, TOP,
+				       MAX(x1 - x0, 1.0), base - TOP);
+		text(s, x0 + 3, TOP + 12, "start", " class=\"band-label\" font-size=\"10\" "
+		     "fill=\"#555\"", b->label ? b->label : "");
+	}
+}
+
+/* Room a vertical mark label takes across (10 px text and a gap). */
+#define MARK_SLOT 13.0
+
+/*
+ * Where each mark's label goes across: just left of its line, unless
+ * that would overlap the label before it, then pushed right; a cluster
+ * that runs past the plot's right edge is pushed back left.
+ */
+static double *mark_slots(const struct svg_plot *p, const struct layout *l,
+			  const struct axis *ax, guint *order)
+{
+	double *slot = g_new(double, p->nmarks ? p->nmarks : 1);
+	double right = l->w - l->right;
+
+	for (guint i = 0; i < p->nmarks; i++)
+		order[i] = i;
+	/* by x (insertion sort: a timeline has a handful of marks) */
+	for (guint i = 1; i < p->nmarks; i++)
+		for (guint k = i; k > 0 && p->marks[order[k]].x < p->marks[order[k - 1]].x; k--) {
+			guint t = order[k];
+
+			order[k] = order[k - 1];
+			order[k - 1] = t;
+		}
 	for (guint i = 0; i < p->nmarks; i++) {
-		const struct svg_vmark *m = &p->marks[i];
+		double want = px(l, ax, p->marks[order[i]].x) - 3;
+
+		slot[i] = i && want < slot[i - 1] + MARK_SLOT ? slot[i - 1] + MARK_SLOT : want;
+	}
+	for (guint i = p->nmarks; i-- > 0;) {
+		double limit = i + 1 < p->nmarks ? slot[i + 1] - MARK_SLOT : right;
+
+		slot[i] = MIN(slot[i], limit);
+	}
+	return slot;
+}
+
+/* Events on a timeline: dashed verticals, labelled along their length;
+ * a label moved off its line is joined to it at the top. */
+static void draw_marks(GString *s, const struct svg_plot *p, const struct layout *l,
+		       const struct axis *ax)
+{
+	int base = PLOT_H - BOTTOM, top = TOP + 12;
+	g_autofree guint *order = g_new(guint, p->nmarks ? p->nmarks : 1);
+	g_autofree double *slot = mark_slots(p, l, ax, order);
+
+	for (guint k = 0; k < p->nmarks; k++) {
+		const struct svg_vmark *m = &p->marks[order[k]];
 		const char *c = m->colour ? m->colour : "#777";
 		double x = px(l, ax, m->x);
-		g_autofree char *rot = g_strdup_printf(" font-size=\"10\" fill=\"%s\" "
-						       "transform=\"rotate(-90 %.1f %d)\"",
-						       c, x - 3, TOP + 4);
+		g_autofree char *rot = g_strdup_printf(" class=\"mark-label\" font-size=\"10\" "
+						       "fill=\"%s\" transform=\"rotate(-90 %.1f %d)\"",
+						       c, slot[k], top);
 
 		g_string_append_printf(s, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" "
 				       "y2=\"%d\" stroke=\"%s\" stroke-width=\"1.5\" "
 				       "stroke-dasharray=\"4 3\"/>\n", x, TOP, x, base, c);
-		text(s, x - 3, TOP + 4, "end", rot, m->label ? m->label : "");
+		if (fabs(slot[k] - (x - 3)) > 0.5)
+			g_string_append_printf(s, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" "
+					       "y2=\"%d\" stroke=\"%s\" stroke-width=\"1\"/>\n",
+					       x, TOP, slot[k] - 4, top - 2, c);
+		text(s, slot[k], top, "end", rot, m->label ? m->label : "");
 	}
 }
 
-char *svg_line_plot(const struct svg_plot *p)
+struct end_label {
+	guint series;
+	double ex, ey;		/* the line's last point */
+	double want, y;		/* the label's baseline: wanted, given */
+};
+
+static int by_want(gconstpointer a, gconstpointer b)
 {
-	GString *s = g_string_new(NULL);
-	struct layout l = make_layout(p);
+	const struct end_label *p = a, *q = b;
+
+	return (p->want > q->want) - (p->want < q->want);
+}
+
+/*
+ * Rows for the labels, top to bottom: each as near its line's end as it
+ * can be, no two closer than a row. Labels that would collide form a
+ * block centred on where they want to be, kept inside the plot (the
+ * usual one-dimensional label placement).
+ */
+static void end_label_rows(struct end_label *lb, guint n)
+{
+	g_autofree guint *start = g_new(guint, n ? n : 1);	/* per block: first label */
+	g_autofree double *top = g_new(double, n ? n : 1);
+	guint blocks = 0;
+
+	for (guint i = 0; i < n; i++) {
+		start[blocks] = i;
+		top[blocks++] = lb[i].want;
+		/* merge with the block above while they overlap */
+		while (blocks > 1) {
+			guint b = blocks - 1, first = start[b - 1];
+			guint len_prev = start[b] - first;
+			double sum = 0;
+			guint k;
+
+			if (top[b - 1] + len_prev * END_ROW <= top[b])
+				break;
+			for (k = first; k <= i; k++)
+				sum += lb[k].want;
+			top[b - 1] = sum / (i - first + 1) - (i - first) * END_ROW / 2;
+			blocks--;
+		}
+	}
+	for (guint b = 0; b < blocks; b++) {
+		guint end = b + 1 < blocks ? start[b + 1] : n;
+		double t = MAX(top[b], TOP + 12.0);
+
+		t = MIN(t, PLOT_H - BOTTOM - 4 - (end - start[b] - 1) * END_ROW);
+		for (guint k = start[b]; k < end; k++)
+			lb[k].y = t + (k - start[b]) * END_ROW;
+	}
+}
+
+static void draw_end_labels(GString *s, const struct svg_plot *p, const struct layout *l,
+			    const struct axis *ax, const struct axis *ay)
+{
+	g_autoptr(GArray) lb = g_array_new(FALSE, FALSE, sizeof(struct end_label));
+
+	for (guint i = 0; i < p->nseries; i++) {
+		const struct svg_series *se = &p->series[i];
+
+		for (guint k = se->n; k-- > 0;)
+			if (finite_point(se, k)) {
+				struct end_label e = { .series = i, .ex = px(l, ax, se->x[k]),
+							 .ey = py(ay, se->y[k]) };
+
+				e.want = e.ey + 4;
+				g_array_append_val(lb, e);
+				break;
+			}
+	}
+	g_array_sort(lb, by_want);
+	end_label_rows((struct end_label *)lb->data, lb->len);
+	g_string_append(s, "<g class=\"end-labels\">\n");
+	for (guint k = 0; k < lb->len; k++) {
+		const struct end_label *e = &g_array_index(lb, struct end_label, k);
+		struct style st = series_style(p->style_base + e->series);
+		g_autofree char *attrs = g_strdup_printf(" class=\"end-label\" font-size=\"%d\" "
+							 "fill=\"%s\" stroke=\"#fff\" "
+							 "stroke-width=\"3\" paint-order=\"stroke\"",
+							 END_PX, st.colour);
+
+		if (fabs(e->y - e->want) > 0.5)	/* moved: joined to its line's end */
+			g_string_append_printf(s, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
+					       "y2=\"%.1f\" stroke=\"%s\" stroke-width=\"0.8\"/>\n",
+					       e->ex + 2, e->ey, e->ex + END_GAP - 1, e->y - 4,
+					       st.colour);
+		text(s, e->ex + END_GAP, e->y, "start", attrs,
+		     p->series[e->series].label ? p->series[e->series].label : "");
+	}
+	g_string_append(s, "</g>\n");
+}
+
+/* The axes' ranges over every finite point and mark. */
+static void data_axes(const struct svg_plot *p, struct axis *ax, struct axis *ay)
+{
 	double xmax = 0, ymax = 0;
-	struct axis ax, ay;
 
 	for (guint i = 0; i < p->nseries; i++)
 		for (guint j = 0; j < p->series[i].n; j++) {
+			if (!finite_point(&p->series[i], j))
+				continue;
 			xmax = MAX(xmax, p->series[i].x[j]);
 			ymax = MAX(ymax, p->series[i].y[j]);
 		}
 	for (guint i = 0; i < p->nmarks; i++)
 		xmax = MAX(xmax, p->marks[i].x);
-	ax = make_axis(xmax);
-	ay = make_axis(ymax);
+	for (guint i = 0; i < p->nbands; i++)
+		xmax = MAX(xmax, p->bands[i].x1);
+	*ax = make_axis(xmax);
+	*ay = make_axis(ymax);
+}
 
-	g_string_append_printf(s, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-			       "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"cxlbed-plot\" "
-			       "width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
-			       "font-family=\"DejaVu Sans, sans-serif\">\n"
-			       "<rect width=\"100%%\" height=\"100%%\" fill=\"#fff\"/>\n",
-			       l.w, l.h, l.w, l.h);
-	text(s, l.w / 2.0, 24, "middle", " font-size=\"16\" font-weight=\"bold\"",
+/* What lies inside a plot's <svg>: background, titles, axes, data, legend. */
+static void plot_body(GString *s, const struct svg_plot *p, const struct layout *l)
+{
+	struct axis ax, ay;
+
+	data_axes(p, &ax, &ay);
+	g_string_append(s, "<rect width=\"100%\" height=\"100%\" fill=\"#fff\"/>\n");
+	text(s, l->w / 2.0, 24, "middle", " font-size=\"16\" font-weight=\"bold\"",
 	     p->title ? p->title : "");
 	if (p->subtitle)
-		text(s, l.w / 2.0, 44, "middle", " font-size=\"12\" fill=\"#444\"", p->subtitle);
-	draw_axes(s, p, &l, &ax, &ay);
+		text(s, l->w / 2.0, 44, "middle", " font-size=\"12\" fill=\"#444\"", p->subtitle);
+	draw_bands(s, p, l, &ax);
+	draw_axes(s, p, l, &ax, &ay);
 
 	g_string_append(s, "<g>\n");
 	for (guint i = 0; i < p->nseries; i++) {
-		struct style st = series_style(i);
+		struct style st = series_style(p->style_base + i);
 
-		draw_series(s, &p->series[i], &st, &l, &ax, &ay);
+		draw_series(s, &p->series[i], &st, l, &ax, &ay, p->steps);
 	}
 	g_string_append(s, "</g>\n");
-	draw_marks(s, p, &l, &ax);
-	draw_legend(s, p, &l);
+	draw_marks(s, p, l, &ax);
+	if (p->end_labels)
+		draw_end_labels(s, p, l, &ax, &ay);
+	draw_legend(s, p, l);
+}
+
+#define SVG_OPEN "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" \
+	"<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"%s\" width=\"%d\" " \
+	"height=\"%d\" viewBox=\"0 0 %d %d\" font-family=\"DejaVu Sans, sans-serif\">\n"
+
+char *svg_line_plot(const struct svg_plot *p)
+{
+	GString *s = g_string_new(NULL);
+	struct layout l = make_layout(p);
+
+	g_string_append_printf(s, SVG_OPEN, "cxlbed-plot", l.w, l.h, l.w, l.h);
+	plot_body(s, p, &l);
+	g_string_append(s, "</svg>\n");
+	return g_string_free(s, FALSE);
+}
+
+#define PANELS_TITLE_H 36
+
+char *svg_panels(const char *title, const struct svg_plot *panels, guint n)
+{
+	GString *s = g_string_new(NULL);
+	g_autofree struct layout *l = g_new(struct layout, n ? n : 1);
+	int w = W, h = PANELS_TITLE_H, y = PANELS_TITLE_H;
+
+	for (guint i = 0; i < n; i++) {
+		l[i] = make_layout(&panels[i]);
+		w = MAX(w, l[i].w);
+		h += l[i].h;
+	}
+	g_string_append_printf(s, SVG_OPEN, "cxlbed-panels", w, h, w, h);
+	g_string_append(s, "<rect width=\"100%\" height=\"100%\" fill=\"#fff\"/>\n");
+	text(s, w / 2.0, 24, "middle", " font-size=\"17\" font-weight=\"bold\"",
+	     title ? title : "");
+	for (guint i = 0; i < n; i++) {
+		g_string_append_printf(s, "<svg class=\"cxlbed-plot\" x=\"0\" y=\"%d\" "
+				       "width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\">\n",
+				       y, l[i].w, l[i].h, l[i].w, l[i].h);
+		plot_body(s, &panels[i], &l[i]);
+		g_string_append(s, "</svg>\n");
+		y += l[i].h;
+	}
 	g_string_append(s, "</svg>\n");
 	return g_string_free(s, FALSE);
 }

@@ -9,7 +9,10 @@
 #define CXLBED_SVG_H
 
 #include <glib.h>
+#include <stdbool.h>
 
+/* A point whose x or y is not finite (NAN) breaks the line there: no
+ * segment is drawn across it (a gap in the samples). */
 struct svg_series {
 	const char *label;
 	const double *x, *y;
@@ -23,6 +26,13 @@ struct svg_vmark {
 	const char *colour;	/* NULL: grey */
 };
 
+/* A stretch of x shaded across the plot, its label along its top (a
+ * time with no samples). */
+struct svg_band {
+	double x0, x1;
+	const char *label;
+};
+
 struct svg_plot {
 	const char *title;
 	const char *subtitle;	/* smaller line under the title, may be NULL */
@@ -31,10 +41,27 @@ struct svg_plot {
 	guint nseries;
 	const struct svg_vmark *marks;	/* may be NULL (a timeline's events) */
 	guint nmarks;
+	const struct svg_band *bands;	/* may be NULL */
+	guint nbands;
+	/* each series' label also at its line's end (lines that lie on one
+	 * another get their labels stacked, each joined to its end) */
+	bool end_labels;
+	/* each value holds until the next point (sampled levels): the line
+	 * steps there, with the markers on the samples */
+	bool steps;
+	/* series i is drawn in style style_base + i: panels of one figure
+	 * keep every series apart (svg_panels) */
+	guint style_base;
 };
 
 /* The whole document; caller frees. */
 char *svg_line_plot(const struct svg_plot *p);
+/*
+ * Several plots stacked in one document, each a panel with its own axes
+ * and legend (an <svg class="cxlbed-plot"> of its own), under @title;
+ * caller frees.
+ */
+char *svg_panels(const char *title, const struct svg_plot *panels, guint n);
 
 /* Round tick step (1, 2 or 5 x 10^k) giving about @want ticks over span. */
 double svg_tick_step(double span, int want);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Rows and curves of `cxlbed table` from run results (see table_paths.h). */
 #include "table_paths.h"
+#include "escape.h"
 #include "figures.h"
 #include "json_write.h"
 #include "svg.h"
@@ -380,12 +381,13 @@ const char *table_row_bound(const struct table_row *r)
 	return r->cores_read_gbps >= r->path_read_gbps ? "path" : "cores";
 }
 
-static const char *row_node(const struct table_row *r, char *buf, size_t len)
+/* The node column: "1", or "dax0.0" for a devdax region. */
+static void row_node(const struct table_row *r, char *buf, size_t len)
 {
 	if (r->dax)
-		return r->dax;
-	g_snprintf(buf, len, "%d", r->node);
-	return buf;
+		g_strlcpy(buf, r->dax, len);
+	else
+		g_snprintf(buf, len, "%d", r->node);
 }
 
 static void set_figure(JsonObject *o, const char *key, double v)
@@ -487,7 +489,7 @@ bool table_write_json(const struct table *t, const char *path, GError **error)
 
 /* A row's figures as table cells ("-" where not measured). */
 struct row_cells {
-	char lat[32], rd[32], wr[32], all[32], lim[32], ratio[32], node[16];
+	char lat[32], rd[32], wr[32], all[32], lim[32], ratio[32], node[32];
 };
 
 static void row_cells(const struct table_row *r, struct row_cells *c)
@@ -521,12 +523,24 @@ static const char *table_clock_words(const struct table *t)
 	return "the guest's wall clock under TCG: proves the paths work, not hardware figures";
 }
 
+static bool any_idle_chase_point(const struct table *t)
+{
+	for (guint i = 0; i < t->curves->len; i++) {
+		const struct table_curve *c = g_ptr_array_index(t->curves, i);
+
+		for (guint j = 0; j < c->points->len; j++)
+			if (g_array_index(c->points, struct table_point, j).load_threads < 0)
+				return true;
+	}
+	return false;
+}
+
 char *table_to_markdown(const struct table *t)
 {
-	GString *s = g_string_new(NULL);
+	GString *s = g_string_new("# Latency/bandwidth table ");
 
-	g_string_append_printf(s, "# Latency/bandwidth table %s\n\n", t->run_id ? t->run_id : "");
-	g_string_append_printf(s, "Figures: %s. Idle latency is `cxlbed-chase` "
+	md_text(s, t->run_id ? t->run_id : "");
+	g_string_append_printf(s, "\n\nFigures: %s. Idle latency is `cxlbed-chase` "
 			       "(dependent loads over a 64 MiB working set), read and "
 			       "write bandwidth `cxlbed-stream` (sequential, one thread), "
 			       "all-vCPU read every vCPU of the host streaming at once, "
@@ -546,24 +560,36 @@ char *table_to_markdown(const struct table *t)
 		struct row_cells c;
 
 		row_cells(r, &c);
-		g_string_append_printf(s, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | `%s` |\n",
-				       r->topology, r->host, c.node, r->kind,
-				       r->via ? r->via : "", c.lat, c.rd, c.wr, c.all,
-				       c.lim, table_row_bound(r), c.ratio, r->clock, r->path);
+		g_string_append_c(s, '|');
+		md_cell(s, r->topology);
+		md_cell(s, r->host);
+		md_cell(s, c.node);
+		md_cell(s, r->kind);
+		md_cell(s, r->via);
+		g_string_append_printf(s, " %s | %s | %s | %s | %s | %s | %s |", c.lat, c.rd,
+				       c.wr, c.all, c.lim, table_row_bound(r), c.ratio);
+		md_cell(s, r->clock);
+		g_string_append_c(s, ' ');
+		md_code(s, r->path);
+		g_string_append(s, " |\n");
 	}
-	g_string_append(s, "\n## Loaded latency\n\n"
-			"![loaded latency](loaded-latency.svg)\n\n"
-			"Chaser latency (ns per access) while streamer threads load "
-			"the same node; x is their aggregate bandwidth (GB/s). "
-			"Load threads -1 is the idle chase.\n\n"
-			"| path | load threads | GB/s | latency ns |\n|---|---:|---:|---:|\n");
+	g_string_append_printf(s, "\n## Loaded latency\n\n"
+			       "![loaded latency](loaded-latency.svg)\n\n"
+			       "Chaser latency (ns per access) while streamer threads load "
+			       "the same path; x is their aggregate bandwidth (GB/s); load "
+			       "threads 0 is the chaser alone%s.\n\n"
+			       "| path | load threads | GB/s | latency ns |\n|---|---:|---:|---:|\n",
+			       any_idle_chase_point(t) ? ", -1 the idle chase (cxlbed-chase) "
+			       "where no cxlbed-loaded run had no load" : "");
 	for (guint i = 0; i < t->curves->len; i++) {
 		const struct table_curve *c = g_ptr_array_index(t->curves, i);
 
 		for (guint j = 0; j < c->points->len; j++) {
 			const struct table_point *p = &g_array_index(c->points, struct table_point, j);
 
-			g_string_append_printf(s, "| %s | %d | %.2f | %.1f |\n", c->label,
+			g_string_append_c(s, '|');
+			md_cell(s, c->label);
+			g_string_append_printf(s, " %d | %.2f | %.1f |\n",
 					       p->load_threads, p->gbps, p->latency_ns);
 		}
 	}
@@ -571,8 +597,13 @@ char *table_to_markdown(const struct table *t)
 	for (guint i = 0; i < t->runs->len; i++) {
 		const struct table_run *r = g_ptr_array_index(t->runs, i);
 
-		g_string_append_printf(s, "- %s: run `%s`, %s, timing model %s, verdict %s\n",
-				       r->topology, r->run_id, r->out_dir,
+		g_string_append(s, "- ");
+		md_text(s, r->topology);
+		g_string_append(s, ": run ");
+		md_code(s, r->run_id ? r->run_id : "");
+		g_string_append(s, ", ");
+		md_text(s, r->out_dir);
+		g_string_append_printf(s, ", timing model %s, verdict %s\n",
 				       r->timing_model ? "on" : "off",
 				       r->passed ? "pass" : "fail");
 	}
@@ -606,35 +637,82 @@ void table_print(const struct table *t, FILE *out)
 	}
 }
 
+/* The kind of @c's path ("local", "cxl", "dax"): its row's. */
+static const char *curve_kind(const struct table *t, const struct table_curve *c)
+{
+	for (guint i = 0; i < t->rows->len; i++) {
+		const struct table_row *r = g_ptr_array_index(t->rows, i);
+
+		if (!g_strcmp0(r->topology, c->topology) && !g_strcmp0(r->host, c->host) &&
+		    !g_strcmp0(r->dax, c->dax) && (c->dax || r->node == c->node))
+			return r->kind;
+	}
+	return "?";
+}
+
+/* One panel per kind of path, in this order; any other kind last. */
+static const struct {
+	const char *kind, *title;
+} panel_kinds[] = {
+	{ "local", "Local DRAM" },
+	{ "cxl", "CXL memory as a NUMA node" },
+	{ "dax", "CXL memory as a devdax region" },
+	{ NULL, "Other paths" },
+};
+
+/*
+ * Loaded latency, one panel per kind of path: the local DRAM curves of
+ * every topology lie on one another, and apart from the CXL ones they
+ * would only crowd them.
+ */
 char *table_curves_svg(const struct table *t)
 {
-	guint n = t->curves->len;
+	guint n = t->curves->len, npanels = 0, style = 0;
 	g_autofree struct svg_series *series = g_new0(struct svg_series, n ? n : 1);
+	struct svg_plot panels[G_N_ELEMENTS(panel_kinds)];
 	g_autoptr(GPtrArray) keep = g_ptr_array_new_with_free_func(g_free);
 	g_autofree char *sub = g_strdup_printf("cxlbed table %s: %s",
 					       t->run_id ? t->run_id : "",
 					       table_clock_words(t));
-	struct svg_plot p = {
-		.title = "Loaded latency: one chaser beside streamer threads",
-		.subtitle = sub,
-		.x_label = "aggregate streamer bandwidth (GB/s)",
-		.y_label = "chaser latency (ns per access)",
-		.series = series,
-		.nseries = n,
-	};
+	guint used = 0;
 
-	for (guint i = 0; i < n; i++) {
-		const struct table_curve *c = g_ptr_array_index(t->curves, i);
-		double *x = g_new(double, c->points->len + 1);
-		double *y = g_new(double, c->points->len + 1);
+	for (guint k = 0; k < G_N_ELEMENTS(panel_kinds); k++) {
+		guint first = used;
 
-		for (guint j = 0; j < c->points->len; j++) {
-			x[j] = g_array_index(c->points, struct table_point, j).gbps;
-			y[j] = g_array_index(c->points, struct table_point, j).latency_ns;
+		for (guint i = 0; i < n; i++) {
+			const struct table_curve *c = g_ptr_array_index(t->curves, i);
+			const char *kind = curve_kind(t, c);
+			bool known = false;
+			double *x, *y;
+
+			for (guint j = 0; panel_kinds[j].kind; j++)
+				known |= !g_strcmp0(kind, panel_kinds[j].kind);
+			if (panel_kinds[k].kind ? g_strcmp0(kind, panel_kinds[k].kind) : known)
+				continue;
+			x = g_new(double, c->points->len + 1);
+			y = g_new(double, c->points->len + 1);
+			for (guint j = 0; j < c->points->len; j++) {
+				x[j] = g_array_index(c->points, struct table_point, j).gbps;
+				y[j] = g_array_index(c->points, struct table_point, j).latency_ns;
+			}
+			g_ptr_array_add(keep, x);
+			g_ptr_array_add(keep, y);
+			series[used++] = (struct svg_series){ c->label, x, y, c->points->len };
 		}
-		g_ptr_array_add(keep, x);
-		g_ptr_array_add(keep, y);
-		series[i] = (struct svg_series){ c->label, x, y, c->points->len };
+		if (used == first)
+			continue;
+		panels[npanels++] = (struct svg_plot){
+			.title = panel_kinds[k].title,
+			.subtitle = sub,
+			.x_label = "aggregate streamer bandwidth (GB/s)",
+			.y_label = "chaser latency (ns per access)",
+			.series = series + first,
+			.nseries = used - first,
+			.style_base = style,
+			.end_labels = true,
+		};
+		style += used - first;
 	}
-	return svg_line_plot(&p);
+	return svg_panels("Loaded latency: one chaser beside streamer threads",
+			  panels, npanels);
 }

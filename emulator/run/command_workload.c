@@ -247,17 +247,6 @@ char *command_summary(JsonObject *output)
 	return g_string_free(g_steal_pointer(&s), FALSE);
 }
 
-static struct res_host *find_host(struct run_result *r, const char *name)
-{
-	for (guint i = 0; i < r->hosts->len; i++) {
-		struct res_host *h = g_ptr_array_index(r->hosts, i);
-
-		if (!strcmp(h->name, name))
-			return h;
-	}
-	return NULL;
-}
-
 static double ratio(double a, double b)
 {
 	return a > 0 && b > 0 ? a / b : -1;
@@ -265,7 +254,7 @@ static double ratio(double a, double b)
 
 void command_compare_nodes(struct run_result *r, const char *host, const char *name)
 {
-	struct res_host *h = find_host(r, host);
+	struct res_host *h = result_find_host(r, host);
 	struct res_workload *local = NULL;
 	int local_node = first_node(h, "local");
 

@@ -462,68 +462,6 @@ static bool workload_wanted(const struct scn_workload *w, const struct cb_host *
 	return g_strv_contains((const char *const *)w->hosts, h->id);
 }
 
-/* Copy the figures a workload reports into its node's (or view's) row. */
-static void absorb_output(struct res_node *n, JsonObject *out)
-{
-	struct fig_clocks ck = { 0 };
-	double v;
-
-	if (!n || !out)
-		return;
-	if ((v = fig_get(out, "ns_per_access", "ns_per_access", &ck)) >= 0)
-		n->latency_ns = v;
-	if ((v = fig_of(out, "read_gbps", &ck)) >= 0)
-		n->read_gbps = v;
-	if ((v = fig_of(out, "write_gbps", &ck)) >= 0)
-		n->write_gbps = v;
-	if (fig_clock_word(&ck)) {
-		g_free(n->clock);
-		n->clock = g_strdup(fig_clock_word(&ck));
-	}
-}
-
-/*
- * "ns_per_access 271.4, bytes 4194304": a workload's numbers, readable.
- * With the timing model, its modeled figures, marked as such, instead of
- * the guest clock's.
- */
-static char *format_figures(JsonObject *out)
-{
-	g_autoptr(GString) s = g_string_new(NULL);
-	g_autoptr(GList) members = NULL;
-
-	if (json_object_has_member(out, "modeled")) {
-		out = json_object_get_object_member(out, "modeled");
-		g_string_append(s, "modeled:");
-		members = json_object_get_members(out);
-		for (GList *l = members; l; l = l->next) {
-			JsonNode *v = json_object_get_member(out, l->data);
-
-			if (JSON_NODE_HOLDS_VALUE(v) &&
-			    json_node_get_value_type(v) == G_TYPE_DOUBLE)
-				g_string_append_printf(s, " %s %.4g", (char *)l->data,
-						       json_node_get_double(v));
-		}
-		return g_string_free(g_steal_pointer(&s), FALSE);
-	}
-	members = json_object_get_members(out);
-
-	for (GList *l = members; l; l = l->next) {
-		JsonNode *v = json_object_get_member(out, l->data);
-
-		if (!JSON_NODE_HOLDS_VALUE(v))
-			continue;
-		if (json_node_get_value_type(v) == G_TYPE_DOUBLE)
-			g_string_append_printf(s, "%s%s %.4g", s->len ? ", " : "",
-					       (char *)l->data, json_node_get_double(v));
-		else if (json_node_get_value_type(v) == G_TYPE_INT64)
-			g_string_append_printf(s, "%s%s %" G_GINT64_FORMAT,
-					       s->len ? ", " : "", (char *)l->data,
-					       json_node_get_int(v));
-	}
-	return g_string_free(g_steal_pointer(&s), FALSE);
-}
-
 /* One workload invocation on one host, between its request and its reply. */
 struct pending {
 	struct host_run *hr;
@@ -925,13 +863,14 @@ static void finish_one(struct run *run, struct pending *p)
 	if (rw->output && hr->timing_report)
 		fault_rois_merge(rw->output, hr->timing_report, p->first_roi);
 	result_check(run->res, check, rw->ok, "%s", rw->ok ? "ran" : rw->error);
-	absorb_output(p->dax ? result_host_find_dax(hr->res, p->dax->region) :
-		      result_host_find_node(hr->res, p->node), rw->output);
+	result_node_take(p->dax ? result_host_find_dax(hr->res, p->dax->region) :
+			 result_host_find_node(hr->res, p->node), rw->output);
 	{
-		g_autofree char *line = rw->output ? format_figures(rw->output) : NULL;
+		g_autofree char *line = rw->output ? fig_summary(rw->output) : NULL;
 
-		progress(hr->h->id, p->w->id, "%s: %s (%.1f s)", where ? where : "node -1",
-			 line ? line : rw->error, rw->wall_s);
+		progress(hr->h->id, p->w->id, "%s: %s (%.1f s of host wall time)",
+			 where ? where : "no node",
+			 line ? line : rw->error ? rw->error : "no figures", rw->wall_s);
 	}
 }
 

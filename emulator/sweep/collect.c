@@ -6,6 +6,7 @@
  * sweep.md, sweep.svg (latency against the first axis) and report.html.
  */
 #include "sweep.h"
+#include "escape.h"
 #include "figures.h"
 #include "html.h"
 #include "json_write.h"
@@ -187,15 +188,22 @@ static char *to_markdown(const struct sweep *s, const GPtrArray *places, const s
 {
 	GString *out = g_string_new(NULL);
 
-	g_string_append_printf(out, "# Sweep %s\n\n%u points of `%s`; figures as each point's "
-			       "clock says (`modeled`: the timing model's virtual time). Each "
-			       "point's results: `points/pN/run/`.\n\n", s->name, s->points->len, s->base);
+	/* names, values and host names are the sweep's and the runs' data */
+	g_string_append(out, "# Sweep ");
+	md_text(out, s->name);
+	g_string_append_printf(out, "\n\n%u points of ", s->points->len);
+	md_code(out, s->base);
+	g_string_append(out, "; figures as each point's clock says (`modeled`: the timing "
+			"model's virtual time). Each point's results: `points/pN/run/`.\n\n");
 	for (gint i = -1; i < (gint)s->points->len; i++) {
 		g_autoptr(GPtrArray) c = cells(s, places, i < 0 ? NULL : &rows[i]);
 
 		g_string_append(out, "|");
-		for (guint j = 0; j < c->len; j++)
-			g_string_append_printf(out, " %s |", (char *)g_ptr_array_index(c, j));
+		for (guint j = 0; j < c->len; j++) {
+			g_string_append_c(out, ' ');
+			md_text(out, g_ptr_array_index(c, j));
+			g_string_append(out, " |");
+		}
 		g_string_append_c(out, '\n');
 		if (i < 0) {
 			g_string_append(out, "|");
@@ -356,8 +364,14 @@ static char *to_html(const struct sweep *s, const GPtrArray *places, const struc
 			html_table_head(h, (const char *const *)c->pdata);
 			continue;
 		}
-		g_string_append_printf(h, "<tr><td><a href=\"points/%s/run/report.html\">%s</a></td>",
-				       rows[i].p->id, rows[i].p->id);
+		{
+			g_autofree char *page = g_strdup_printf("points/%s/run/report.html",
+								rows[i].p->id);
+
+			g_string_append(h, "<tr><td>");
+			html_link(h, page, rows[i].p->id);
+			g_string_append(h, "</td>");
+		}
 		for (guint j = 1; j < c->len; j++)
 			html_cell(h, g_ptr_array_index(c, j));
 		g_string_append(h, "</tr>\n");

@@ -10,7 +10,7 @@
 # A bad fault section is refused with FILE:LINE before anything starts.
 . "$(dirname "$0")/lib.sh"
 need_image
-plan 38
+plan 42
 
 # 0. bad input: exit 2, FILE:LINE, no QEMU started
 printf '[scenario]\ntopology = %s/topologies/faults-rep.topo\n[fault f]\nkind = melt\n' \
@@ -53,6 +53,8 @@ check "rep2: the runtime detected it within 100 ms modeled" \
 	test "$(sj "$out" '.faults[0] | .detected and (.detection_ns // 1e99) < 1e8')" = true
 check "rep2: service resumed within 100 ms modeled of the kill" \
 	test "$(sj "$out" '(.faults[0].resumed_ns // 1e99) < 1e8')" = true
+check "rep2: its labels agree: the guest clock modeled, not 'no timing model'; the unmeasured node has no clock" \
+	labels_agree "$out"
 check "rep2: bytes at risk reported, 0 lost" \
 	test "$(sj "$out" '.faults[0] | .bytes_at_risk > 0 and .bytes_lost == 0')" = true
 check "rep2: every block verified at the end, none lost, no corrupt value" \
@@ -112,6 +114,8 @@ check "2host: 0 bytes lost on either host, every block verified, no corrupt valu
 check "2host: each host's throughput around the fault is reported, the worst as the fault's" \
 	test "$(sj "$out" '.faults[0] | (.workloads | length) == 2 and .workload.degraded_vs_normal == ([.workloads[].degraded_vs_normal] | min)')" = true
 sj "$out" '.faults[0].detections[] | "2host: \(.host): detection \(.detection_ns/1e6) ms, served again \((.detection_ns + .stall_ns)/1e6) ms, repair \(.repair_gibps) GiB/s (modeled)"' | diag
+check "2host: p3 stays free (two surviving nodes are all rep2 needs; no LD of p3 bound)" \
+	test "$(sj "$out" '[.pool.lds[] | select(.pool == "p3") | .state] | length > 0 and all(. == "free")')" = true
 check "2host: report.md has a row for each host's view of the fault" \
 	sh -c "grep -q '^| kill-p1 | h0 | kv |' '$out/report.md' && grep -q '^| kill-p1 | h1 | kv |' '$out/report.md'"
 kill_diag "$out" "$before"
@@ -126,6 +130,14 @@ check "none: the killed node's blocks are reported lost (reads refused or blocks
 check "none: no value returned as good but wrong" test "$(wl "$out" .corrupt)" = 0
 check "none: the fault record says bytes were lost" \
 	test "$(sj "$out" '.faults[0].bytes_lost > 0')" = true
+# The check's words and the fault table's figure are the same loss
+check "none: the loss check names the MiB the fault table shows, not '0 blocks lost' beside it" \
+	test "$(sj "$out" '(.faults[0].bytes_lost / 1048576) as $m | [.checks[] |
+		select(.name | startswith("faults:lost:")) | .detail |
+		(capture("(?<m>[0-9.]+) MiB lost when") | .m | tonumber) as $d |
+		($d - $m) * ($d - $m) < 0.0025] == [true]')" = true
+check "none: report.md's fault table shows that loss as lost at the failure" \
+	grep -q '| lost at the failure MiB |' "$out/report.md"
 kill_diag "$out" "$before"
 check "none: no QEMU left behind" no_qemu_left "$out"
 finish

@@ -218,6 +218,20 @@ all_modeled() {  # all_modeled DIR... (names apart from check's $d)
 	done
 }
 
+# A run's labels agree with it: with the timing model loaded, neither
+# summary.json's measured_with nor report.md nor report.html says "no
+# timing model", and a node no workload measured has no clock (not
+# "guest"); without it, measured_with says so (or that nothing was measured).
+labels_agree() {  # labels_agree DIR
+	[ "$(jq -r 'if .timing_model then
+			(.measured_with | test("no timing model") | not) and
+			([.hosts[].nodes[] | select(.latency_ns == null and .read_gbps == null and
+				.write_gbps == null and .clock != null)] | length == 0)
+		else (.measured_with | test("no timing model|no figure was measured")) end' "$1/summary.json" 2>/dev/null)" = true ] &&
+	{ [ "$(jq -r .timing_model "$1/summary.json")" = false ] ||
+		! grep -q 'no timing model' "$1/report.md" "$1/report.html"; }
+}
+
 # awk test on up to four numbers: within 'a >= 0.9 * b' A B [C [D]]
 within() { awk -v a="$2" -v b="$3" -v c="${4:-0}" -v d="${5:-0}" "BEGIN { exit !($1) }" 2>/dev/null; }
 

@@ -7,7 +7,7 @@
 # FILE:LINE before anything starts.
 . "$(dirname "$0")/lib.sh"
 need_image
-plan 26
+plan 29
 out=$outroot/fm
 fm() { "$cxlbed" fm --run "$out" "$@"; }
 # Wait (up to $2 s) until `cxlbed fm status --json` satisfies jq filter $1.
@@ -41,6 +41,11 @@ fm bind p0.ld2 h0 >"$outroot/bind.out" 2>"$outroot/bind.err"
 rc=$?
 check "cxlbed fm bind of h1's LD to h0: exit 1 (got $rc)" [ $rc -eq 1 ]
 check "... refused: p0.ld2 is bound to h1" grep -q "refused: p0.ld2 is bound to h1" "$outroot/bind.err"
+# A request for an LD the run does not have is bad use (exit 2), not a refusal.
+fm unbind p0.ld9 >"$outroot/nold.out" 2>"$outroot/nold.err"
+rc=$?
+check "cxlbed fm unbind of an LD the pool does not have: exit 2 (got $rc)" [ $rc -eq 2 ]
+check "... says no logical device p0.ld9" grep -q "no logical device p0.ld9" "$outroot/nold.err"
 
 # 3. The demand shift, then the quiet phase: drive the FM from outside.
 check "h0 releases an LD and it is bound to h1 (through the FM, while both run)" \
@@ -63,6 +68,8 @@ sed 's/^/# /' "$outroot/unbind.out" "$outroot/rebind.out"
 wait $runpid
 rc=$?
 check "the run passes (exit $rc)" [ $rc -eq 0 ]
+check "its labels agree: the timing model loaded, nothing says 'no timing model', unmeasured nodes have no clock" \
+	labels_agree "$out"
 [ $rc -eq 0 ] || grep -E "FAIL|fm " "$outroot/run.log" | diag
 
 # 4. The record.

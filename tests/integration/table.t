@@ -7,7 +7,7 @@
 . "$(dirname "$0")/lib.sh"
 need_image
 [ -f "$top/build/timing/libcxlbed-timing.so" ] || skip_all "timing plugin not built (run make)"
-plan 21
+plan 22
 
 out=$outroot/table
 "$cxlbed" table --out "$out" "$top/topologies/direct.topo" "$top/topologies/default.topo" \
@@ -63,11 +63,16 @@ rc=$?
 grep -E '^(verdict|regressed)' "$outroot/cmp.out" | diag
 check "cxlbed compare reference/table with this table: exit 0 (got $rc)" [ $rc -eq 0 ]
 check "report.html written" test -s "$out/report.html"
+# The run's node row and the table's row say the same figure: one thread's read.
+check "the default run's node rows read one thread's stream, as the table's rows do" \
+	[ "$(jq -r --slurpfile t "$out/table.json" '[.hosts[0].nodes[] | .node as $n | .threads == 1 and
+		(.read_gbps - ([$t[0].rows[] | select(.topology == "default" and .node == $n)][0].read_gbps * 1000 | round / 1000) | fabs) < 0.002] | all' \
+		"$out/default/summary.json")" = true ]
 if [ -n "$(chromium_bin)" ]; then
 	v=$(browser_check "$out/report.html")
 	echo "report.html in Chromium: $v" | diag
-	check "report.html loads in Chromium, legend inside the plot" \
-		sh -c "case '$v' in 'OK | fetched=0 plots=1 '*'trees=2') exit 0;; *) exit 1;; esac"
+	check "report.html loads in Chromium, a panel per kind of path (local, CXL), legends inside, no label over another" \
+		sh -c "case '$v' in 'OK | fetched=0 plots=2 '*'trees=2') exit 0;; *) exit 1;; esac"
 else
 	skip "no chromium to render report.html (ci/deps installs it)"
 fi

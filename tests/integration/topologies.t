@@ -14,7 +14,7 @@ topos=$(ls "$top"/topologies/*.topo)
 # topologies whose devices map a shared pool (a lending pool alone binds
 # nothing at boot: tests/integration/pool-fm.t covers it)
 pooled=$(grep -l '^pool = ' $topos | wc -l)
-plan $(( $(echo "$topos" | wc -l) * 5 + pooled ))
+plan $(( $(echo "$topos" | wc -l) * 6 + pooled ))
 
 # Problems with the tiers of summary $1, given each region's configured
 # idle read latency as JSON {"r0": 220, ...}; one line each.
@@ -42,6 +42,9 @@ for t in $topos; do
 		{ tail -n 25 "$outroot/$name.out"; host_diag "$out"; } | diag
 	fails=$(jq -r '[.checks[] | select(.pass | not) | "\(.name): \(.detail)"] | join("; ")' "$out/summary.json" 2>/dev/null)
 	check "$name: no failed check ${fails:+($fails)}" [ -f "$out/summary.json" -a -z "$fails" ]
+	# a check that passes says what holds, never that data "read back wrong"
+	contra=$(jq -r '[.checks[] | select(.pass and (.detail | test("read back wrong"))) | .name] | join(" ")' "$out/summary.json" 2>/dev/null)
+	check "$name: no passing check reads as a failure ${contra:+($contra)}" [ -f "$out/summary.json" -a -z "$contra" ]
 	# plan's per-host header: "# host h0: ..., 4 memdev(s), ..."
 	want=$("$cxlbed" plan "$t" 2>/dev/null | sed -n 's/^# host \([^:]*\):.* \([0-9][0-9]*\) memdev.*/\1=\2/p' | sort | tr '\n' ' ')
 	got=$(jq -r '.hosts[] | "\(.name)=\(.memdevs)"' "$out/summary.json" 2>/dev/null | sort | tr '\n' ' ')

@@ -135,6 +135,29 @@ static void test_plot_legend(void)
 	ok(g_str_has_prefix(svg_element(doc), "<svg"), "svg_element drops the XML declaration");
 }
 
+/* Events a fraction of a pixel apart (kill, detection, served again):
+ * their labels get slots a label's width apart, not one over another. */
+static void test_mark_labels(void)
+{
+	double x[] = { 0, 200 }, y[] = { 1, 2 };
+	struct svg_series se = { "s", x, y, 2 };
+	struct svg_vmark m[] = { { 40.0, "injected", NULL }, { 40.3, "detected", NULL },
+				 { 40.4, "served again", NULL }, { 199.9, "at the edge", NULL } };
+	g_autofree char *doc = svg_line_plot(&(struct svg_plot){
+		.title = "t", .series = &se, .nseries = 1, .marks = m, .nmarks = 4 });
+	double at[4];
+	int n = 0;
+
+	for (const char *p = doc; n < 4 && (p = strstr(p, "class=\"mark-label\"")); p++)
+		if (sscanf(strstr(p, "rotate(-90 "), "rotate(-90 %lf", &at[n]) == 1)
+			n++;
+	is_int(n, 4, "four mark labels");
+	ok(n == 4 && at[1] - at[0] >= 13 && at[2] - at[1] >= 13,
+	   "labels of close marks a label's width apart (%.1f %.1f %.1f)", at[0], at[1], at[2]);
+	ok(n == 4 && at[3] <= 900 - 30, "a label at the right edge stays inside the plot (%.1f)",
+	   at[3]);
+}
+
 static void test_tree(void)
 {
 	g_autofree char *path = g_build_filename(SRCDIR, "topologies/shared-pool.topo", NULL);
@@ -168,8 +191,11 @@ static void test_pages(void)
 	g_autofree char *rpage = r ? html_run_report(r, topo) : NULL;
 
 	ok(tpage && g_str_has_prefix(tpage, "<!DOCTYPE html>") &&
-	   count(tpage, "class=\"cxlbed-plot\"") == 1 && count(tpage, "class=\"cxlbed-tree\"") == 1,
-	   "table page: doctype, the loaded-latency plot, the tree");
+	   count(tpage, "class=\"cxlbed-plot\"") == 3 && count(tpage, "class=\"cxlbed-tree\"") == 1,
+	   "table page: doctype, the loaded-latency plot (a panel per kind of path: local, "
+	   "cxl, dax), the tree");
+	ok(tpage && count(tpage, "class=\"end-label\"") == 14,
+	   "table page: each of the 14 curves labelled at its end");
 	ok(tpage && !strstr(tpage, "<?xml"),
 	   "table page: plots inline without their XML declaration");
 	ok(tpage && !strstr(tpage, "src=") && !strstr(tpage, "<link"),
@@ -183,10 +209,11 @@ static void test_pages(void)
 
 int main(void)
 {
-	plan(31);
+	plan(35);
 	test_result_roundtrip();
 	test_table_roundtrip();
 	test_plot_legend();
+	test_mark_labels();
 	test_tree();
 	test_pages();
 	return tap_failed ? 1 : 0;

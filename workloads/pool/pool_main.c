@@ -350,6 +350,7 @@ int main(int argc, char **argv)
 	struct pw_kernel_knobs knobs;
 	char *res[PW_NPOLICIES] = { 0 };
 	int fast = -1, far = -1, nt, c, first = -1;
+	unsigned far_mbps = 0;	/* the far node's read bandwidth (sysfs access0) */
 	unsigned timeout_s = 600;
 
 	cxlbed_roi_arm();
@@ -414,8 +415,10 @@ int main(int argc, char **argv)
 	for (int i = 0; i < nt; i++) {
 		if (fast < 0 && t[i].kind == CXLPOOL_LOCAL)
 			fast = t[i].node;
-		if (far < 0 && t[i].kind == CXLPOOL_CXL)
+		if (far < 0 && t[i].kind == CXLPOOL_CXL) {
 			far = t[i].node;
+			far_mbps = t[i].read_mbps;
+		}
 	}
 	if (fast < 0 || far < 0) {
 		printf("{\"workload\":\"pool\",\"kind\":\"%s\",\"error\":\"needs a local and a CXL "
@@ -479,6 +482,10 @@ int main(int argc, char **argv)
 	json_str(stdout, wl->reading);
 	printf(",\"fast_node\":%d,\"far_node\":%d,\"local_fraction\":%.3f,\"clock\":\"guest\"",
 	       fast, far, o.local_fraction);
+	/* the path's configured read bandwidth (cxlbed's HMAT), which the
+	 * timing model models: the report's overlap bound needs it */
+	if (far_mbps)
+		printf(",\"far_read_mbps\":%u", far_mbps);
 	printf(",\"oom_score_adj\":%lld", pw_oom_score_now());
 	fputs(",\"knobs\":", stdout);
 	pw_knobs_json(stdout, &knobs);
