@@ -324,8 +324,13 @@ static void node_rows_again(struct run_result *r)
 	}
 	for (guint i = 0; i < r->hosts->len; i++) {
 		struct res_host *h = g_ptr_array_index(r->hosts, i);
+		bool ran = false;
 
-		for (guint j = 0; j < h->nodes->len; j++) {
+		/* a host no workload names keeps its rows: nothing to make them from */
+		for (guint k = 0; k < r->workloads->len && !ran; k++)
+			ran = !g_strcmp0(((struct res_workload *)
+					  g_ptr_array_index(r->workloads, k))->host, h->name);
+		for (guint j = 0; ran && j < h->nodes->len; j++) {
 			struct res_node *n = g_ptr_array_index(h->nodes, j);
 
 			n->latency_ns = n->read_gbps = n->write_gbps = -1;
