@@ -47,6 +47,13 @@ bool result_write_report(const struct run_result *r, const char *path,
 			       r->qemu_package && *r->qemu_package ? " (" : "",
 			       r->qemu_package ? r->qemu_package : "",
 			       r->qemu_package && *r->qemu_package ? ")" : "");
+	if (r->guest_kernel) {
+		g_autofree char *k = result_kernel_words(r);
+
+		g_string_append_printf(s, "- guest kernel: %s, chosen by %s\n", k,
+				       json_object_get_string_member_with_default(
+					       r->guest_kernel, "chosen_by", "?"));
+	}
 	g_string_append_printf(s, "- verdict: **%s**%s%s\n\n",
 			       result_passed(r) ? "pass" : "fail",
 			       r->interrupted ? ", interrupted by " : "",
