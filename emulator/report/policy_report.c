@@ -120,9 +120,15 @@ static void say_scheme(GString *s, const char *what, JsonObject *sch)
 {
 	if (!sch)
 		return;
-	g_string_append_printf(s, " %s: quota tuned to %.2f MiB a window toward %.0f bp, "
-			       "%.2f MiB applied of %.2f MiB tried;", what,
-			       num(sch, "effective_quota_bytes", 0) / (1024.0 * 1024.0),
+	double q = num(sch, "effective_quota_bytes", 0);
+
+	/* a goal-tuned quota starts at one byte: bytes until it is a page */
+	if (q < 4096)
+		g_string_append_printf(s, " %s: quota tuned to %.0f bytes a window", what, q);
+	else
+		g_string_append_printf(s, " %s: quota tuned to %.2f MiB a window", what,
+				       q / (1024.0 * 1024.0));
+	g_string_append_printf(s, " toward %.0f bp, %.2f MiB applied of %.2f MiB tried;",
 			       num(sch, "goal_metric_bp", -1),
 			       num(sch, "applied_bytes", 0) / (1024.0 * 1024.0),
 			       num(sch, "tried_bytes", 0) / (1024.0 * 1024.0));

@@ -145,15 +145,19 @@ stage_root() {
 		for f in modules.order modules.builtin modules.builtin.modinfo; do
 			[ -f "$tree/$f" ] && cp "$tree/$f" "$km/"
 		done
-		[ -f "$tree/System.map" ] && cp "$tree/System.map" "$kdir/System.map.new" ;;
+		if [ -f "$tree/System.map" ]; then
+			cp "$tree/System.map" "$kdir/System.map.new"
+		fi ;;
 	user/image)
 		mods=$(env_get modules)
 		mkdir -p "$root/lib/modules"
 		cp "$(env_get path)" "$root/boot/vmlinuz-$release"
 		cp "$kdir/config" "$root/boot/config-$release"
 		ln -s "$mods" "$root/lib/modules/$release"
-		grep -qs ' The real System.map' "$mods/System.map" ||
-			{ [ -f "$mods/System.map" ] && cp "$mods/System.map" "$kdir/System.map.new"; } ;;
+		# Debian's packages hold a placeholder
+		if [ -f "$mods/System.map" ] && ! grep -qs ' The real System.map' "$mods/System.map"; then
+			cp "$mods/System.map" "$kdir/System.map.new"
+		fi ;;
 	esac
 }
 
@@ -210,7 +214,9 @@ image)
 	sh "$top/guest/image/mkinitramfs.sh" "$kdir/.root" "$busybox" "$bindir" "$kdir" \
 		"$kdir/kmod" || exit 3
 	rm -rf "$kdir/.root"
-	[ -f "$kdir/System.map.new" ] && mv "$kdir/System.map.new" "$kdir/System.map"
+	if [ -f "$kdir/System.map.new" ]; then
+		mv "$kdir/System.map.new" "$kdir/System.map"
+	fi
 	echo "$stamp" > "$kdir/image.stamp"
 	;;
 *) usage ;;
