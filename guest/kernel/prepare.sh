@@ -214,6 +214,11 @@ image)
 	sh "$top/guest/image/mkinitramfs.sh" "$kdir/.root" "$busybox" "$bindir" "$kdir" \
 		"$kdir/kmod" || exit 3
 	rm -rf "$kdir/.root"
+	# Debian's headers, unpacked here, are unpacked again if the module
+	# must be rebuilt (120 MB for 7.3)
+	if [ "$(env_get source)" = debian ]; then
+		rm -rf "$kdir/headers"
+	fi
 	if [ -f "$kdir/System.map.new" ]; then
 		mv "$kdir/System.map.new" "$kdir/System.map"
 	fi

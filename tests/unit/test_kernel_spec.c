@@ -36,7 +36,7 @@ static void in_scenario(void)
 	g_autofree char *path = NULL;
 	struct scenario *s;
 
-	write_file("t.topo", "[host h0]\n");
+	g_free(write_file("t.topo", "[host h0]\n"));
 	path = write_file("k.scn", "[scenario]\ntopology = t.topo\nkernel = 7.3\n");
 	s = scenario_load(path, &err);
 	ok(s && s->kernel && s->kernel->kind == CB_KERNEL_DEBIAN &&
@@ -44,12 +44,14 @@ static void in_scenario(void)
 	   !strcmp(s->kernel->file, path), "kernel = 7.3: Debian's 7.3, its line kept");
 	scenario_free(s);
 
+	g_free(path);
 	path = write_file("k.scn", "[scenario]\ntopology = t.topo\nkernel = linux\n");
 	s = scenario_load(path, &err);
 	ok(s && s->kernel && s->kernel->kind == CB_KERNEL_TREE &&
 	   !strcmp(s->kernel->path, tree), "kernel = linux: the build tree beside the file");
 	scenario_free(s);
 
+	g_free(path);
 	path = write_file("k.scn", "[scenario]\ntopology = t.topo\nkernel = bzImage\n"
 			  "kernel-modules = linux\n");
 	s = scenario_load(path, &err);
@@ -58,6 +60,7 @@ static void in_scenario(void)
 	   "kernel = bzImage + kernel-modules: a bzImage and its modules folder");
 	scenario_free(s);
 
+	g_free(path);
 	path = write_file("k.scn", "[scenario]\ntopology = t.topo\n");
 	s = scenario_load(path, &err);
 	ok(s && !s->kernel && !scenario_kernel(s, NULL), "no kernel key: the default kernel");
@@ -69,8 +72,8 @@ static void refused(void)
 	g_autofree char *nocfg = g_build_filename(dir, "empty", NULL);
 
 	g_mkdir_with_parents(nocfg, 0755);
-	write_file("bzImage", "x");
-	write_file("t.topo", "[host h0]\n");
+	g_free(write_file("bzImage", "x"));
+	g_free(write_file("t.topo", "[host h0]\n"));
 	bad("a bare major", "[scenario]\ntopology = t.topo\n\nkernel = 7\n", 4,
 	    "not a Debian version line");
 	bad("four numbers", "[scenario]\ntopology = t.topo\nkernel = 7.3.4.1\n", 3,
