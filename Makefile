@@ -91,4 +91,5 @@ clean:
 	rm -rf $(B)/obj $(B)/tests $(B)/guest $(CLEAN_FILES) cxlbed
 
 .PHONY: all check bench clean faults
--include $(shell find $(B) -name '*.d' -type f 2>/dev/null)
+# (not the unpacked kernel headers and images: their *.d are not make's)
+-include $(shell find $(B) \( -path $(B)/kheaders -o -path $(B)/guest/kernels \) -prune -o -type f -name '*.d' -print 2>/dev/null)

@@ -29,12 +29,19 @@ UNIT_TESTS += $(B)/tests/guest-agent-proto $(B)/tests/guest-agent-stuck
 
 # The image carries every program in $(GUEST_BIN); other fragments add
 # theirs with a prerequisite line: $(B)/guest/initramfs.cpio.gz: PROGRAM
+# kernel.env: where the kernel came from (docs/kernels.md), read by runs
+# that name it (`kernel = 6.12`) and written into their summary.json.
 GUEST_IMAGE := $(B)/guest/initramfs.cpio.gz $(B)/guest/vmlinuz $(B)/guest/vmlinux \
-	$(B)/guest/initramfs.manifest
+	$(B)/guest/initramfs.manifest $(B)/guest/kernel.env
 $(GUEST_IMAGE) &: guest/image/mkinitramfs.sh guest/image/init guest/image/inittab \
-		$(KERNEL_DEB) $(BUSYBOX) $(GUEST_BIN)/cxlbed-agent
+		guest/kernel/facts.sh $(KERNEL_DEB) $(BUSYBOX) $(GUEST_BIN)/cxlbed-agent
 	sh guest/image/mkinitramfs.sh $(KERNEL_DEB) $(BUSYBOX) $(GUEST_BIN) $(B)/guest \
 		$(B)/guest/kmod
+	{ printf 'source=debian\nrelease=%s\nversion=%s\npackage=%s\n' \
+		"$$(cat $(B)/guest/kernel.release)" "$$(dpkg-deb -f $(KERNEL_DEB) Version)" \
+		"$$(dpkg-deb -f $(KERNEL_DEB) Package)" && \
+	  sh guest/kernel/facts.sh debian $(foreach d,$(KHEADERS_DEBS),$(if $(findstring /linux-kbuild-,$(d)),$(d))); } \
+		> $(B)/guest/kernel.env
 
 ALL_TARGETS += $(GUEST_BIN)/cxlbed-agent $(GUEST_IMAGE)
 

@@ -4,6 +4,7 @@
  * a console on a booted CXL guest, with the user's programs in it.
  */
 #include "commands.h"
+#include "guest_kernel.h"
 #include "guest_layer.h"
 #include "runner.h"
 
@@ -16,6 +17,8 @@ int cmd_boot(int argc, char **argv)
 	g_autofree char *qemu = NULL;
 	g_auto(GStrv) packages = NULL;
 	g_auto(GStrv) files = NULL;
+	g_auto(kernel_option) ko = { 0 };
+	g_autoptr(guest_kernel) kernel = NULL;
 	GOptionEntry entries[] = {
 		{ "host", 'H', 0, G_OPTION_ARG_STRING, &host,
 		  "which host to boot (default: the first)", "NAME" },
@@ -23,6 +26,7 @@ int cmd_boot(int argc, char **argv)
 		  "run directory, new or empty (default results/RUN_ID)", "DIR" },
 		LAYER_OPTION_ENTRIES(packages, files),
 		QEMU_OPTION_ENTRY(qemu),
+		KERNEL_OPTION_ENTRIES(ko),
 		{ NULL }
 	};
 	g_autoptr(GOptionContext) ctx = g_option_context_new("TOPOLOGY|SCENARIO");
@@ -53,9 +57,10 @@ int cmd_boot(int argc, char **argv)
 	}
 	if (!choose_qemu("boot", qemu))
 		return 2;
-	rc = run_prepare(argv[1], &scn, &topo);
+	rc = run_prepare("boot", argv[1], &ko, &scn, &topo, &kernel);
 	if (rc)
 		return rc;
+	opts.kernel = kernel;
 	if (!guest_layer_add_cli(scn, packages, files, &err)) {
 		fprintf(stderr, "cxlbed boot: %s\n", err->message);
 		return 2;

@@ -54,7 +54,7 @@ int cmd_layer(int argc, char **argv)
 		return 2;
 	}
 	progress_start();
-	initrd = guest_layer_prepare(scn, &built, &err);
+	initrd = guest_layer_prepare(scn, NULL, NULL, &built, &err);
 	if (!initrd) {
 		fprintf(stderr, "cxlbed layer: %s\n", err->message);
 		return 1;

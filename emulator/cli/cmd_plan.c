@@ -11,6 +11,7 @@
 #include "argv.h"
 #include "cdat.h"
 #include "error.h"
+#include "guest_kernel.h"
 #include "guest_layer.h"
 #include "run_input.h"
 #include "timing_run.h"
@@ -99,11 +100,37 @@ static void print_host(const struct cb_topology *t, const struct cb_host *h,
 	fputs(cmd, stdout);
 }
 
+/* What will boot: the kernel, how it was chosen, what it decides. */
+static void print_kernel(const struct guest_kernel *k)
+{
+	g_autofree char *what = guest_kernel_describe(k);
+
+	if (!k->release) {
+		printf("# guest kernel: %s (chosen by %s)\n", what, k->chosen_by);
+		return;
+	}
+	printf("# guest kernel: %s, chosen by %s; image %s%s\n", what, k->chosen_by, k->dir,
+	       k->is_default ? " (make builds it)" : " (cxlbed run builds it when it is not current)");
+	printf("#   CXL link latency: %s%s (%s)\n",
+	       k->link.ns == KT_YES ? "ns, rounded up" : k->link.ns == KT_NO ?
+	       "ps added to ns figures" : "unknown unit",
+	       k->link.width == KT_YES ? ", over the link's width" : k->link.width == KT_NO ?
+	       ", from the speed alone" : "", k->link_from ? k->link_from : "?");
+	for (int i = 0; kernel_policies[i]; i++) {
+		g_autofree char *why = guest_kernel_policy_unavailable(k, kernel_policies[i]);
+
+		printf("#   cxlbed-pool %s: %s\n", kernel_policies[i], why ? why : "available");
+	}
+}
+
 int cmd_plan(int argc, char **argv)
 {
 	g_autofree char *rundir = NULL;
 	g_autofree char *clock = NULL;
 	g_autofree char *qemu = NULL;
+	g_autofree char *kernel_file = NULL, *initrd_file = NULL;
+	g_auto(kernel_option) ko = { 0 };
+	g_autoptr(guest_kernel) kernel = NULL;
 	gboolean timing = FALSE, no_timing = FALSE;
 	bool host_clock = false;
 	GOptionEntry entries[] = {
@@ -118,6 +145,7 @@ int cmd_plan(int argc, char **argv)
 		{ "guest-clock", 0, 0, G_OPTION_ARG_STRING, &clock,
 		  GUEST_CLOCK_HELP, "modeled|host" },
 		QEMU_OPTION_ENTRY(qemu),
+		KERNEL_OPTION_ENTRIES(ko),
 		{ NULL },
 	};
 	g_autoptr(GOptionContext) ctx = g_option_context_new(
@@ -135,7 +163,9 @@ int cmd_plan(int argc, char **argv)
 		"offsets and sizes, packages), and prints each\nhost's QEMU "
 		"command line, exactly as `cxlbed run` starts it (the QEMU --qemu "
 		"says, the guest\nimage under the cxlbed root), and each device's path "
-		"with its configured figures.\n"
+		"with its configured figures.\nThe guest kernel: which one boots, checked "
+		"against what cxlbed needs, and what it\ndecides (docs/kernels.md); a Debian "
+		"kernel not downloaded yet is named, not fetched.\n"
 		"Starts nothing, writes nothing. Exit status 2 on bad input, "
 		"with FILE:LINE: on stderr.");
 	g_option_context_add_main_entries(ctx, entries, NULL);
@@ -166,14 +196,27 @@ int cmd_plan(int argc, char **argv)
 		g_printerr("%s\n", error->message);
 		return error->domain == CXLBED_ERROR ? error->code : 2;
 	}
+	if (!apply_kernel_option("plan", &ko, scn))
+		return 2;
+	/* the kernel as run finds it, downloading nothing */
+	kernel = guest_kernel_find(scenario_kernel(scn, t), t, false, &error);
+	if (!kernel) {
+		g_printerr("%s\n", error->message);
+		return error->domain == CXLBED_ERROR ? error->code : 1;
+	}
 	data_check_warn(t);
 	qemu_opts_for_run(&o, rundir ? rundir : "results/RUN_ID");
+	if (kernel->release) {
+		o.kernel = kernel_file = guest_kernel_boot_file(kernel);
+		o.initrd = initrd_file = guest_kernel_file(kernel, "initramfs.cpio.gz");
+	}
 	if (scn->file)
 		printf("# scenario %s (%s): checked as cxlbed run checks it%s\n", scn->name,
 		       scn->file, guest_layer_wanted(scn) ? "; its packages and files go "
 		       "into a guest layer that cxlbed run builds and boots as -initrd" : "");
 	printf("# topology %s (%s): %u host(s)%s%s\n", t->name, t->file,
 	       t->hosts->len, *t->description ? " - " : "", t->description);
+	print_kernel(kernel);
 	cb_foreach(t->hosts, struct cb_host, h) {
 		/* hosts wait for each other only for a `together` workload */
 		g_autofree char *plugin = with_model ?

@@ -4,6 +4,7 @@
 #include "argv.h"
 #include "error.h"
 #include "fault_schedule.h"
+#include "guest_kernel.h"
 #include "paths.h"
 #include "qemu_binary.h"
 #include "run_input.h"
@@ -12,20 +13,53 @@
 #include <string.h>
 #include <stdio.h>
 
-/* Input first, image second: nothing starts unless both are right. */
-int run_prepare(const char *path, struct scenario **scn, struct cb_topology **topo)
+void kernel_option_clear(struct kernel_option *ko)
+{
+	g_clear_pointer(&ko->kernel, g_free);
+	g_clear_pointer(&ko->modules, g_free);
+}
+
+bool apply_kernel_option(const char *verb, const struct kernel_option *ko,
+			 struct scenario *scn)
+{
+	g_autoptr(GError) err = NULL;
+	g_autofree char *cwd = g_get_current_dir();
+	struct cb_kernel_spec *k;
+
+	if (!ko->kernel && ko->modules) {
+		fprintf(stderr, "cxlbed %s: --kernel-modules goes with --kernel BZIMAGE\n", verb);
+		return false;
+	}
+	if (!ko->kernel)
+		return true;
+	k = cb_kernel_spec_parse(ko->kernel, ko->modules, cwd, NULL, 0, 0, &err);
+	if (!k) {
+		fprintf(stderr, "cxlbed %s: %s\n", verb, err->message);
+		return false;
+	}
+	cb_kernel_spec_free(scn->kernel);
+	scn->kernel = k;
+	return true;
+}
+
+/* Input first, kernel and image second: nothing starts unless all are right. */
+int run_prepare(const char *verb, const char *path, const struct kernel_option *ko,
+		struct scenario **scn,
+		struct cb_topology **topo, struct guest_kernel **kernel)
 {
 	g_autoptr(GError) err = NULL;
 
+	*kernel = NULL;
 	if (!run_input_load(path, scn, topo, &err)) {
 		fprintf(stderr, "%s\n", err->message);
 		return err->domain == CXLBED_ERROR ? err->code : 2;
 	}
-	if (!g_file_test(cxlbed_path(CXLBED_GUEST_KERNEL), G_FILE_TEST_EXISTS) ||
-	    !g_file_test(cxlbed_path(CXLBED_DEFAULT_INITRD), G_FILE_TEST_EXISTS)) {
-		fprintf(stderr, "cxlbed: guest image missing (%s, %s): run make\n",
-			cxlbed_path(CXLBED_GUEST_KERNEL), cxlbed_path(CXLBED_DEFAULT_INITRD));
-		return 1;
+	if (ko && !apply_kernel_option(verb, ko, *scn))
+		return 2;
+	*kernel = guest_kernel_prepare(scenario_kernel(*scn, *topo), *topo, &err);
+	if (!*kernel) {
+		fprintf(stderr, "%s\n", err->message);
+		return err->domain == CXLBED_ERROR ? err->code : 1;
 	}
 	return 0;
 }
@@ -60,6 +94,8 @@ int cmd_run(int argc, char **argv)
 	g_autofree char *out = NULL;
 	g_autofree char *clock = NULL;
 	g_autofree char *qemu = NULL;
+	g_auto(kernel_option) ko = { 0 };
+	g_autoptr(guest_kernel) kernel = NULL;
 	gboolean boot_only = FALSE, timing = FALSE, no_timing = FALSE;
 	gint64 fault_seed = -1;
 	GOptionEntry entries[] = {
@@ -80,6 +116,7 @@ int cmd_run(int argc, char **argv)
 		  "the seed of the scenario's randomised faults (replays a run: "
 		  "summary.json and every failure print it; docs/faults.md)", "N" },
 		QEMU_OPTION_ENTRY(qemu),
+		KERNEL_OPTION_ENTRIES(ko),
 		{ NULL }
 	};
 	g_autoptr(GOptionContext) ctx = g_option_context_new("[SCENARIO|TOPOLOGY]");
@@ -123,9 +160,10 @@ int cmd_run(int argc, char **argv)
 	    !choose_qemu("run", qemu))
 		return 2;
 	path = argc == 2 ? argv[1] : cxlbed_path(CXLBED_DEFAULT_SCENARIO);
-	rc = run_prepare(path, &scn, &topo);
+	rc = run_prepare("run", path, &ko, &scn, &topo, &kernel);
 	if (rc)
 		return rc;
+	opts.kernel = kernel;
 	if (boot_only)
 		g_ptr_array_set_size(scn->workloads, 0);
 	opts.out_dir = out;

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* cxlbed table TOPOLOGY... [--out DIR]: the latency/bandwidth table. */
 #include "commands.h"
+#include "guest_kernel.h"
 #include "html.h"
 #include "paths.h"
 #include "run_dir.h"
@@ -16,6 +17,7 @@
 struct table_input {
 	struct scenario *scn;
 	struct cb_topology *topo;
+	struct guest_kernel *kernel;	/* --kernel, or the topology's kernel = */
 	char *subdir;		/* DIR/TOPONAME, unique */
 };
 
@@ -25,18 +27,20 @@ static void input_free(struct table_input *in, guint n)
 		scenario_free(in[i].scn);
 		if (in[i].topo)
 			topology_free(in[i].topo);
+		guest_kernel_free(in[i].kernel);
 		g_free(in[i].subdir);
 	}
 	g_free(in);
 }
 
 /* Every file loaded and checked before anything boots or is created. */
-static int load_all(char **paths, guint n, struct table_input *in, bool cxl_only)
+static int load_all(char **paths, guint n, struct table_input *in, bool cxl_only,
+		    const struct kernel_option *ko)
 {
 	for (guint i = 0; i < n; i++) {
 		struct scenario *loaded = NULL;
 		g_autoptr(GError) err = NULL;
-		int rc = run_prepare(paths[i], &loaded, &in[i].topo);
+		int rc = run_prepare("table", paths[i], ko, &loaded, &in[i].topo, &in[i].kernel);
 
 		if (rc) {
 			scenario_free(loaded);
@@ -100,6 +104,7 @@ int cmd_table(int argc, char **argv)
 	g_autofree char *clock = NULL;
 	g_autofree char *nodes = NULL;
 	g_autofree char *qemu = NULL;
+	g_auto(kernel_option) ko = { 0 };
 	bool host_clock = false;
 	GOptionEntry entries[] = {
 		{ "out", 'o', 0, G_OPTION_ARG_FILENAME, &out,
@@ -111,6 +116,7 @@ int cmd_table(int argc, char **argv)
 		  "all (default): a row for every NUMA node and devdax region; "
 		  "cxl: leave the local DRAM nodes out", "all|cxl" },
 		QEMU_OPTION_ENTRY(qemu),
+		KERNEL_OPTION_ENTRIES(ko),
 		{ NULL }
 	};
 	g_autoptr(GOptionContext) ctx = g_option_context_new("TOPOLOGY...");
@@ -153,7 +159,7 @@ int cmd_table(int argc, char **argv)
 	}
 	n = argc - 1;
 	in = g_new0(struct table_input, n);
-	rc = load_all(argv + 1, n, in, !g_strcmp0(nodes, "cxl"));
+	rc = load_all(argv + 1, n, in, !g_strcmp0(nodes, "cxl"), &ko);
 	if (rc) {
 		input_free(in, n);
 		return rc;
@@ -180,7 +186,7 @@ int cmd_table(int argc, char **argv)
 	for (guint i = 0; i < n; i++) {
 		struct run_opts opts = {
 			.out_dir = in[i].subdir, .timing = true, .quiet = true,
-			.host_clock = host_clock,
+			.host_clock = host_clock, .kernel = in[i].kernel,
 		};
 		struct run_result *res = NULL;
 		int one = runner_run(in[i].scn, in[i].topo, &opts, &res);

@@ -7,6 +7,7 @@
 #ifndef CXLBED_COMMANDS_H
 #define CXLBED_COMMANDS_H
 
+#include <glib.h>
 #include <stdbool.h>
 
 int cmd_plan(int argc, char **argv);
@@ -22,11 +23,41 @@ int cmd_compare(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
 
-/* Load a scenario or topology and check the guest image: 0, or the exit
- * status to return (2 bad input, 1 missing image). cmd_run.c. */
+/*
+ * --kernel LINE|PATH [--kernel-modules DIR] (run, boot, table, plan): the
+ * guest kernel, over the scenario's and the topology's `kernel =`
+ * (docs/kernels.md). Free with kernel_option_clear.
+ */
+struct kernel_option {
+	char *kernel, *modules;
+};
+#define KERNEL_OPTION_ENTRIES(ko) \
+	{ "kernel", 0, 0, G_OPTION_ARG_FILENAME, &(ko).kernel, \
+	  "the guest kernel: a Debian version line (6.12, 7.3: the newest of " \
+	  "that line, downloaded into build/cache/kernels/ the first time), a " \
+	  "kernel build tree, or a bzImage with --kernel-modules; over the " \
+	  "scenario's or topology's kernel = (docs/kernels.md)", "LINE|PATH" }, \
+	{ "kernel-modules", 0, 0, G_OPTION_ARG_FILENAME, &(ko).modules, \
+	  "the modules folder of a --kernel bzImage (lib/modules/RELEASE, as " \
+	  "modules_install leaves it)", "DIR" }
+void kernel_option_clear(struct kernel_option *ko);
+typedef struct kernel_option kernel_option;
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC(kernel_option, kernel_option_clear)
 struct scenario;
 struct cb_topology;
-int run_prepare(const char *path, struct scenario **scn, struct cb_topology **topo);
+/* --kernel into @scn (over its kernel =). False, with a message for @verb
+ * on stderr, on a bad value. cmd_run.c. */
+bool apply_kernel_option(const char *verb, const struct kernel_option *ko,
+			 struct scenario *scn);
+
+/* Load a scenario or topology, apply --kernel, find (fetch) and check the
+ * guest kernel and build its image: 0, or the exit status to return (2
+ * bad input or a kernel refused, 1 a missing image or a failed download).
+ * cmd_run.c. */
+struct guest_kernel;
+int run_prepare(const char *verb, const char *path, const struct kernel_option *ko,
+		struct scenario **scn,
+		struct cb_topology **topo, struct guest_kernel **kernel);
 
 /* --packages and --files (cxlbed boot, cxlbed layer): guest_layer_add_cli(). */
 #define LAYER_OPTION_ENTRIES(packages, files) \

@@ -63,6 +63,7 @@ void cmp_side_free(struct cmp_side *s)
 		return;
 	g_free(s->label);
 	g_free(s->schema);
+	g_free(s->kernel);
 	g_ptr_array_unref(s->facts);
 	g_ptr_array_unref(s->checks);
 	g_hash_table_unref(s->seen);
@@ -228,6 +229,8 @@ struct cmp_side *cmp_side_from_run(const char *label, const char *file,
 {
 	struct cmp_side *s = side_new(label, RESULT_SCHEMA);
 	const char *topo = r->topology_name ? r->topology_name : r->topology;
+
+	s->kernel = result_kernel_words(r);
 	static const struct {
 		const char *name;
 		enum cmp_kind kind;
@@ -282,9 +285,27 @@ static const struct table_curve *curve_of(const struct table *t, const struct ta
  * latency), stream (one thread's read/write, every vCPU's read), loaded
  * (the chaser's latency and the streamers' bandwidth at each load).
  */
+/* A table's kernels: each one its runs booted, once, in run order. */
+static char *table_kernels(const struct table *t)
+{
+	g_autoptr(GString) k = g_string_new(NULL);
+
+	for (guint i = 0; i < t->runs->len; i++) {
+		const struct table_run *r = g_ptr_array_index(t->runs, i);
+		g_autofree char *again = g_strdup_printf("; %s;", r->kernel ? r->kernel : "");
+		g_autofree char *padded = g_strdup_printf("; %s;", k->str);
+
+		if (r->kernel && !strstr(padded, again))
+			g_string_append_printf(k, "%s%s", k->len ? "; " : "", r->kernel);
+	}
+	return k->len ? g_strdup(k->str) : NULL;
+}
+
 struct cmp_side *cmp_side_from_table(const char *label, const struct table *t)
 {
 	struct cmp_side *s = side_new(label, TABLE_SCHEMA);
+
+	s->kernel = table_kernels(t);
 
 	for (guint i = 0; i < t->rows->len; i++) {
 		const struct table_row *r = g_ptr_array_index(t->rows, i);
@@ -559,6 +580,7 @@ struct compare *compare_sides(struct cmp_side *base, struct cmp_side *cand,
 	c->duplicates = g_ptr_array_new();	/* the sides own them */
 	c->only_base = g_ptr_array_new_with_free_func(g_free);
 	c->only_cand = g_ptr_array_new_with_free_func(g_free);
+	c->kernels_differ = base->kernel && cand->kernel && strcmp(base->kernel, cand->kernel);
 	if (strcmp(base->schema, cand->schema)) {
 		g_set_error(error, CXLBED_ERROR, CXLBED_ERROR_INPUT,
 			    "%s is %s but %s is %s: compare a run with a run "

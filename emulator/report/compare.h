@@ -81,6 +81,10 @@ struct cmp_thresholds {
 struct cmp_side {
 	char *label;		/* the path given */
 	char *schema;
+	/* the guest kernel(s) it ran on, in words ("; " between a table's
+	 * different ones); NULL when not recorded. Rows are matched without
+	 * it, so that one scenario on two kernels compares place by place. */
+	char *kernel;
 	GPtrArray *facts;	/* struct cmp_fact * */
 	GPtrArray *checks;	/* struct cmp_check *, this side's pass in both *_pass */
 	GHashTable *seen;	/* "check NAME" / "row NAME" -> how many times */
@@ -94,6 +98,7 @@ struct compare {
 	GPtrArray *duplicates;	/* struct cmp_dup *: the baseline's, then the candidate's */
 	GPtrArray *only_base, *only_cand;	/* row keys, unique, as text */
 	char *clock;		/* the clock both sides' figures share */
+	bool kernels_differ;	/* both recorded and not the same */
 	guint regressions;	/* why the gate fails: figures, checks, duplicates */
 	guint improvements;
 };

@@ -110,8 +110,13 @@ void compare_print(const struct compare *c, FILE *out)
 		kw = MAX(kw, (int)strlen(f->workload));
 		fw = MAX(fw, (int)strlen(f->figure));
 	}
-	fprintf(out, "baseline  %s\ncandidate %s\nfigures: %s (%s)\n\n", c->base->label,
+	fprintf(out, "baseline  %s\ncandidate %s\nfigures: %s (%s)\n", c->base->label,
 		c->cand->label, c->clock ? c->clock : "-", c->base->schema);
+	fprintf(out, "kernel    baseline %s; candidate %s%s\n\n",
+		c->base->kernel ? c->base->kernel : "not recorded",
+		c->cand->kernel ? c->cand->kernel : "not recorded",
+		c->kernels_differ ? " (different kernels: rows are matched by place and "
+		"workload, each side's figures are its kernel's)" : "");
 	fprintf(out, "%-*s %-*s %-*s %-*s %-*s %10s %10s %8s %6s  %s\n", tw, "topology", hw,
 		"host", ww, "where", kw, "workload", fw, "figure", "baseline", "candidate",
 		"change", "limit", "status");
@@ -193,6 +198,20 @@ JsonNode *compare_to_json(const struct compare *c)
 	json_object_set_string_member(root, "candidate", c->cand->label);
 	json_object_set_string_member(root, "compares", c->base->schema);
 	json_object_set_string_member(root, "clock", c->clock ? c->clock : "-");
+	{
+		JsonObject *k = json_object_new();
+
+		if (c->base->kernel)
+			json_object_set_string_member(k, "baseline", c->base->kernel);
+		else
+			json_object_set_null_member(k, "baseline");
+		if (c->cand->kernel)
+			json_object_set_string_member(k, "candidate", c->cand->kernel);
+		else
+			json_object_set_null_member(k, "candidate");
+		json_object_set_boolean_member(k, "differ", c->kernels_differ);
+		json_object_set_object_member(root, "kernels", k);
+	}
 	for (guint i = 0; i < c->figures->len; i++) {
 		const struct cmp_figure *g = g_ptr_array_index(c->figures, i);
 		const struct cmp_fact *f = fact_of(g);

@@ -31,6 +31,7 @@ static void policies(GString *s, const struct res_workload *w, JsonArray *pols)
 					    "late", "useless", NULL };
 	g_autofree char *svg = policy_report_svg(w);
 	g_autofree char *reading = policy_report_reading(w);
+	g_autofree char *kernel = policy_report_kernel(w);
 	g_autofree char *head = g_strdup_printf("%s on %s (local fraction %.2f)",
 		json_object_get_string_member_with_default(w->output, "kind", "?"), w->host,
 		num(w->output, "local_fraction", 0));
@@ -58,6 +59,13 @@ static void policies(GString *s, const struct res_workload *w, JsonArray *pols)
 
 		g_string_append(s, "<tr>");
 		html_cell(s, json_object_get_string_member_with_default(p, "policy", "?"));
+		if (!policy_report_ran(p)) {
+			g_string_append(s, "<td>unavailable (kernel)</td>");
+			for (int c = 2; cols[c]; c++)
+				html_num(s, -1, "%.0f");
+			g_string_append(s, "</tr>\n");
+			continue;
+		}
 		g_string_append_printf(s, "<td class=\"%s\">%s</td>", ok ? "pass" : "fail",
 				       ok ? "yes" : "no");
 		html_num(s, ms, "%.1f");
@@ -73,6 +81,11 @@ static void policies(GString *s, const struct res_workload *w, JsonArray *pols)
 	if (reading) {
 		g_string_append(s, "<p class=\"note\">");
 		html_esc(s, reading);
+		g_string_append(s, "</p>\n");
+	}
+	if (kernel) {
+		g_string_append(s, "<p class=\"note\">");
+		html_esc(s, kernel);
 		g_string_append(s, "</p>\n");
 	}
 	if (svg)

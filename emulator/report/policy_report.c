@@ -171,6 +171,65 @@ char *policy_report_reading(const struct res_workload *w)
 	return g_string_free(s, FALSE);
 }
 
+bool policy_report_ran(JsonObject *p)
+{
+	return json_object_get_boolean_member_with_default(p, "available", TRUE);
+}
+
+/* A DAMOS scheme's tuned quota against its goal, as damon-auto reports it. */
+static void say_scheme(GString *s, const char *what, JsonObject *sch)
+{
+	if (!sch)
+		return;
+	double q = num(sch, "effective_quota_bytes", 0);
+
+	/* a goal-tuned quota starts at one byte: bytes until it is a page */
+	if (q < 4096)
+		g_string_append_printf(s, " %s: quota tuned to %.0f bytes a window", what, q);
+	else
+		g_string_append_printf(s, " %s: quota tuned to %.2f MiB a window", what,
+				       q / (1024.0 * 1024.0));
+	g_string_append_printf(s, " toward %.0f bp, %.2f MiB applied of %.2f MiB tried;",
+			       num(sch, "goal_metric_bp", -1),
+			       num(sch, "applied_bytes", 0) / (1024.0 * 1024.0),
+			       num(sch, "tried_bytes", 0) / (1024.0 * 1024.0));
+}
+
+char *policy_report_kernel(const struct res_workload *w)
+{
+	JsonArray *pols = policy_report_policies(w);
+	GString *s;
+
+	if (!pols)
+		return NULL;
+	s = g_string_new(NULL);
+	for (guint i = 0; i < json_array_get_length(pols); i++) {
+		JsonObject *p = json_array_get_object_element(pols, i);
+		const char *name = json_object_get_string_member_with_default(p, "policy", "?");
+		JsonObject *tuned = obj(p, "tuned"), *wts = obj(tuned, "weights");
+
+		if (!policy_report_ran(p)) {
+			g_string_append_printf(s, "%s%s is unavailable on this guest kernel: %s.",
+					       s->len ? " " : "", name,
+					       json_object_get_string_member_with_default(p, "why", "?"));
+		} else if (wts) {
+			g_string_append_printf(s, "%s%s: the kernel's weights from the nodes' "
+					       "bandwidth, local:CXL = %.0f:%.0f (a local share of "
+					       "%.3f before the limit).", s->len ? " " : "", name,
+					       num(wts, "fast", -1), num(wts, "far", -1),
+					       num(tuned, "local_share", -1));
+		} else if (obj(tuned, "promote")) {
+			g_string_append_printf(s, "%s%s:", s->len ? " " : "", name);
+			say_scheme(s, "promotion (goal: used)", obj(tuned, "promote"));
+			say_scheme(s, "demotion (goal: free)", obj(tuned, "demote"));
+			s->str[s->len - 1] = '.';
+		}
+	}
+	if (!s->len)
+		return g_string_free(s, TRUE), NULL;
+	return g_string_free(s, FALSE);
+}
+
 char *policy_report_svg_name(const struct res_workload *w)
 {
 	return g_strdup_printf("hit-ratio-%s-%s.svg", w->name, w->host);
@@ -289,6 +348,12 @@ static void one_workload(GString *s, const struct res_workload *w, JsonArray *po
 		gboolean ok = json_object_get_boolean_member_with_default(p, "ok", FALSE) &&
 			      json_object_get_boolean_member_with_default(p, "same_result", FALSE);
 
+		if (!policy_report_ran(p)) {
+			g_string_append(s, "| ");
+			md_text(s, json_object_get_string_member_with_default(p, "policy", "?"));
+			g_string_append(s, " | unavailable (kernel) | – | – | – | – | – |\n");
+			continue;
+		}
 		g_string_append(s, "| ");
 		md_text(s, json_object_get_string_member_with_default(p, "policy", "?"));
 		g_string_append_printf(s, " | %s |", ok ? "yes" : "**no**");
@@ -315,10 +380,16 @@ static void one_workload(GString *s, const struct res_workload *w, JsonArray *po
 		g_autofree char *svg = policy_report_svg(w);
 		g_autofree char *name = svg ? policy_report_svg_name(w) : NULL;
 		g_autofree char *reading = policy_report_reading(w);
+		g_autofree char *kernel = policy_report_kernel(w);
 
 		if (reading) {
 			g_string_append_c(s, '\n');
 			md_text(s, reading);
+			g_string_append_c(s, '\n');
+		}
+		if (kernel) {
+			g_string_append_c(s, '\n');
+			md_text(s, kernel);
 			g_string_append_c(s, '\n');
 		}
 		if (svg) {

@@ -35,6 +35,17 @@ JsonArray *policy_report_policies(const struct res_workload *w);
  * there is nothing to say; caller frees.
  */
 char *policy_report_reading(const struct res_workload *w);
+/*
+ * What the guest kernel decided of @w's policies: each policy it lacks
+ * ("available": false in the output: interleave-auto and damon-auto need
+ * Linux 6.16) and why, and what it tuned for those it has (interleave-
+ * auto's weights, damon-auto's quotas against their goals and what each
+ * scheme applied). Plain text, one sentence each; NULL when nothing;
+ * caller frees.
+ */
+char *policy_report_kernel(const struct res_workload *w);
+/* Did policy @p of the output run (false: the kernel lacks it)? */
+bool policy_report_ran(JsonObject *p);
 /* hit-ratio-NAME-HOST.svg: the file of @w's plot; caller frees. */
 char *policy_report_svg_name(const struct res_workload *w);
 /* @w's fast-tier hit ratio over time, one line per policy (an SVG

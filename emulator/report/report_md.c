@@ -93,7 +93,18 @@ bool result_write_report(const struct run_result *r, const char *path,
 		md_text(s, r->qemu_package);
 		g_string_append(s, ")");
 	}
-	g_string_append_printf(s, "\n- verdict: **%s**%s%s\n\n",
+	g_string_append_c(s, '\n');
+	if (r->guest_kernel) {
+		g_autofree char *k = result_kernel_words(r);
+
+		g_string_append(s, "- guest kernel: ");
+		md_text(s, k);
+		g_string_append(s, ", chosen by ");
+		md_text(s, json_object_get_string_member_with_default(r->guest_kernel,
+								      "chosen_by", "?"));
+		g_string_append_c(s, '\n');
+	}
+	g_string_append_printf(s, "- verdict: **%s**%s%s\n\n",
 			       result_passed(r) ? "pass" : "fail",
 			       r->interrupted ? ", interrupted by " : "",
 			       r->interrupted ? r->interrupted : "");

@@ -88,6 +88,8 @@ void result_free(struct run_result *r)
 	g_ptr_array_unref(r->faults);
 	if (r->pool)
 		json_object_unref(r->pool);
+	if (r->guest_kernel)
+		json_object_unref(r->guest_kernel);
 	g_ptr_array_unref(r->checks);
 	g_free(r);
 }
@@ -327,4 +329,24 @@ bool result_passed(const struct run_result *r)
 		if (!((struct res_check *)g_ptr_array_index(r->checks, i))->pass)
 			return false;
 	return true;
+}
+
+char *result_kernel_words(const struct run_result *r)
+{
+	JsonObject *k = r->guest_kernel;
+	const char *release, *source;
+
+	if (!k)
+		return NULL;
+	release = json_object_get_string_member_with_default(k, "release", "?");
+	source = json_object_get_string_member_with_default(k, "source", "");
+	if (!strcmp(source, "debian")) {
+		const char *suite = json_object_get_string_member_with_default(k, "suite", NULL);
+
+		return g_strdup_printf("%s (Debian %s%s%s)", release,
+				       json_object_get_string_member_with_default(k, "version", "?"),
+				       suite ? ", " : "", suite ? suite : "");
+	}
+	return g_strdup_printf("%s (your build: %s)", release,
+			       json_object_get_string_member_with_default(k, "path", "?"));
 }

@@ -96,6 +96,11 @@ struct run_result {
 	gint64 fault_seed;	/* the faults' seed; -1: no faults */
 	JsonObject *pool;	/* the fabric manager's record, or NULL
 				 * (docs/pooling.md; pool_report.c) */
+	/* the guest kernel the run booted: release, source ("debian" with
+	 * version and suite, or "user" with path), how it was chosen, its
+	 * link-latency rule, the tiering policies it has (guest_kernel.h,
+	 * docs/kernels.md); NULL in results older than it */
+	JsonObject *guest_kernel;
 	GPtrArray *checks;	/* struct res_check * */
 };
 
@@ -140,6 +145,9 @@ bool result_passed(const struct run_result *r);	/* every check passed, >= 1 */
 const char *result_clock_words(const struct run_result *r, const char *clock);
 /* How the run's figures were obtained, in words, from each node's clock
  * and the node-less workloads' (result_clock_words). */
+/* "7.3.4+deb13-amd64 (Debian 7.3.4-1~bpo13+1, trixie-backports)" or
+ * "6.1.0 (your build: /src/linux)", from guest_kernel; NULL without. */
+char *result_kernel_words(const struct run_result *r);
 const char *result_measured_with(const struct run_result *r);
 /*
  * A workload's @out figures into its node's row: idle latency, and the

@@ -351,7 +351,7 @@ static struct run_result *result_from_json(const char *file, JsonObject *o, GErr
 {
 	struct rd rd = { .file = file };
 	g_autoptr(run_result) r = result_new();
-	JsonObject *pool;
+	JsonObject *pool, *kernel;
 
 	r->run_id = g_strdup(str_of(&rd, o, "", "run_id"));
 	r->topology = g_strdup(str_of(&rd, o, "", "topology"));
@@ -371,6 +371,8 @@ static struct run_result *result_from_json(const char *file, JsonObject *o, GErr
 	r->cxlbed_version = g_strdup(str_of(&rd, o, "", "cxlbed_version"));
 	r->cxlbed_commit = g_strdup(str_of(&rd, o, "", "cxlbed_commit"));
 	strings_of(&rd, o, "", "boot_retries", r->boot_retries);
+	if ((kernel = object_of(&rd, o, "", "guest_kernel")))
+		r->guest_kernel = json_object_ref(kernel);
 	read_each(&rd, r, o, "hosts", read_host);
 	read_each(&rd, r, o, "workloads", read_workload);
 	node_rows_again(r);
@@ -418,6 +420,7 @@ static void read_table_run(struct rd *rd, void *into, JsonObject *o, const char 
 	r->out_dir = g_strdup(str_of(rd, o, at, "out_dir"));
 	r->timing_model = bool_of(rd, o, at, "timing_model", false);
 	r->passed = !g_strcmp0(str_of(rd, o, at, "verdict"), "pass");
+	r->kernel = g_strdup(str_of(rd, o, at, "kernel"));
 }
 
 static void read_table_row(struct rd *rd, void *into, JsonObject *o, const char *at)

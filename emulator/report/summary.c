@@ -135,6 +135,13 @@ JsonNode *result_to_json(const struct run_result *r)
 	set_str(b, "cxlbed_commit", r->cxlbed_commit);
 	set_str(b, "interrupted", r->interrupted);
 	set_strings(b, "boot_retries", r->boot_retries);
+	if (r->guest_kernel) {
+		JsonNode *k = json_node_new(JSON_NODE_OBJECT);
+
+		json_node_set_object(k, r->guest_kernel);
+		json_builder_set_member_name(b, "guest_kernel");
+		json_builder_add_value(b, k);
+	}
 
 	json_builder_set_member_name(b, "hosts");
 	json_builder_begin_array(b);

@@ -47,6 +47,7 @@ static void run_free(gpointer p)
 	g_free(r->topology);
 	g_free(r->run_id);
 	g_free(r->out_dir);
+	g_free(r->kernel);
 	g_free(r);
 }
 
@@ -356,6 +357,7 @@ struct table *table_build(struct run_result *const *runs,
 		tr->out_dir = g_strdup(r->out_dir);
 		tr->timing_model = r->timing_model;
 		tr->passed = result_passed(r);
+		tr->kernel = result_kernel_words(r);
 		g_ptr_array_add(t->runs, tr);
 		for (guint j = 0; j < r->hosts->len; j++)
 			add_host(t, r, topos ? topos[i] : NULL,
@@ -416,6 +418,8 @@ JsonNode *table_to_json(const struct table *t)
 		json_object_set_string_member(o, "out_dir", r->out_dir);
 		json_object_set_boolean_member(o, "timing_model", r->timing_model);
 		json_object_set_string_member(o, "verdict", r->passed ? "pass" : "fail");
+		if (r->kernel)
+			json_object_set_string_member(o, "kernel", r->kernel);
 		json_array_add_object_element(runs, o);
 	}
 	for (guint i = 0; i < t->rows->len; i++) {

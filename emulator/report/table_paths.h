@@ -78,6 +78,7 @@ struct table_run {
 	char *out_dir;
 	bool timing_model;
 	bool passed;
+	char *kernel;		/* the guest kernel in words (result_kernel_words), or NULL */
 };
 
 struct table {

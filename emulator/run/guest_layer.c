@@ -174,7 +174,7 @@ static void hash_tree(GChecksum *c, const char *path, const char *rel)
 	}
 }
 
-char *guest_layer_key(const struct scenario *s, GError **error)
+char *guest_layer_key(const struct scenario *s, const char *manifest, GError **error)
 {
 	g_autoptr(GChecksum) c = g_checksum_new(G_CHECKSUM_SHA256);
 	GError *e = NULL;
@@ -182,7 +182,7 @@ char *guest_layer_key(const struct scenario *s, GError **error)
 	g_checksum_update(c, (const guchar *)KEY_FORMAT "\n", -1);
 	hash_file(c, cxlbed_path(GUEST_LAYER_BUILDER), &e);
 	if (!e)
-		hash_file(c, cxlbed_path(GUEST_BASE_MANIFEST), &e);
+		hash_file(c, manifest ? manifest : cxlbed_path(GUEST_BASE_MANIFEST), &e);
 	if (e) {
 		g_propagate_prefixed_error(error, e, "guest layer (run make): ");
 		return NULL;
@@ -202,7 +202,8 @@ char *guest_layer_key(const struct scenario *s, GError **error)
 	return g_strdup(g_checksum_get_string(c));
 }
 
-static bool run_builder(const struct scenario *s, const char *out, GError **error)
+static bool run_builder(const struct scenario *s, const char *manifest, const char *out,
+			GError **error)
 {
 	g_autofree char *list = g_strdup_printf("%s.files.%d", out, (int)getpid());
 	g_autoptr(GString) text = g_string_new(NULL);
@@ -223,7 +224,7 @@ static bool run_builder(const struct scenario *s, const char *out, GError **erro
 	g_ptr_array_add(argv, (char *)cxlbed_path(GUEST_LAYER_DEBS));
 	g_ptr_array_add(argv, "-f");
 	g_ptr_array_add(argv, list);
-	g_ptr_array_add(argv, (char *)cxlbed_path(GUEST_BASE_MANIFEST));
+	g_ptr_array_add(argv, (char *)manifest);
 	g_ptr_array_add(argv, (char *)out);
 	for (char **p = s->packages; p && *p; p++)
 		g_ptr_array_add(argv, *p);
@@ -280,11 +281,17 @@ static bool write_initrd(const char *base, const char *layer, const char *initrd
 	return true;
 }
 
-char *guest_layer_prepare(const struct scenario *s, bool *built, GError **error)
+char *guest_layer_prepare(const struct scenario *s, const char *base, const char *manifest,
+			  bool *built, GError **error)
 {
-	g_autofree char *key = guest_layer_key(s, error);
+	g_autofree char *key = NULL;
 	g_autofree char *dir = NULL, *layer = NULL, *initrd = NULL, *what = NULL;
-	const char *base = cxlbed_path(CXLBED_DEFAULT_INITRD);
+
+	if (!base)
+		base = cxlbed_path(CXLBED_DEFAULT_INITRD);
+	if (!manifest)
+		manifest = cxlbed_path(GUEST_BASE_MANIFEST);
+	key = guest_layer_key(s, manifest, error);
 
 	*built = false;
 	if (!key)
@@ -310,7 +317,7 @@ char *guest_layer_prepare(const struct scenario *s, bool *built, GError **error)
 		gint64 t0 = g_get_monotonic_time();
 
 		progress(NULL, "layer", "building %s/%s.cpio.gz (%s)", GUEST_LAYER_DIR, key, what);
-		if (!run_builder(s, layer, error))
+		if (!run_builder(s, manifest, layer, error))
 			return NULL;
 		*built = true;
 		progress(NULL, "layer", "built %s/%s.cpio.gz in %.1f s", GUEST_LAYER_DIR, key,

@@ -38,16 +38,20 @@ bool guest_layer_add_cli(struct scenario *s, char **package_lists,
 
 /*
  * The cache key (hex SHA-256) of the layer: the builder script, the base
- * image's manifest, the sorted package list, and for every carried host
- * file or folder its guest path and the names, modes and contents of
- * what it holds (a touched but unchanged file keeps its layer).
+ * image's manifest (@manifest; NULL: the default image's), the sorted
+ * package list, and for every carried host file or folder its guest path
+ * and the names, modes and contents of what it holds (a touched but
+ * unchanged file keeps its layer).
  */
-char *guest_layer_key(const struct scenario *s, GError **error);
+char *guest_layer_key(const struct scenario *s, const char *manifest, GError **error);
 
 /*
  * The -initrd to boot: base image + layer (both cached; the layer is
  * built only when its key is new). *built: whether the builder ran.
+ * @base, @manifest: the guest kernel's image and its manifest (NULL: the
+ * default image's; guest_kernel.h).
  */
-char *guest_layer_prepare(const struct scenario *s, bool *built, GError **error);
+char *guest_layer_prepare(const struct scenario *s, const char *base, const char *manifest,
+			  bool *built, GError **error);
 
 #endif

@@ -2,6 +2,7 @@
 #include "guest_view.h"
 #include "json_get.h"
 #include "verify.h"
+#include "kernel_features.h"
 
 #include "qemu/acpi_numa.h"
 #include "qemu/cdat.h"
@@ -13,23 +14,43 @@
 static const char *const dir_name[] = { "read", "write" };
 
 /*
- * Linux 6.12's own latency for a link (cxl_pci_get_latency): flit bytes x
- * 10^6 / (link rate in Mb/s / 8), integer arithmetic: picoseconds, which
- * it then adds to the nanosecond figures from CDAT and HMAT. 68-byte flits
- * up to 32 GT/s, 256-byte flits at 64 GT/s.
+ * How the guest kernel adds each link's latency (docs/kernels.md, "Link
+ * latency"). The kernel's flit time (cxl_pci_get_latency): flit bytes x
+ * 10^6 / (link rate in Mb/s / 8), integer arithmetic, picoseconds; 68-byte
+ * flits up to 32 GT/s, 256-byte flits at 64 GT/s. Linux 6.12 takes the
+ * rate from the link speed alone and adds the picoseconds to the
+ * nanosecond figures from CDAT and HMAT. "cxl: Account for link width in
+ * latency calculation" multiplies the rate by the link's width, and
+ * "cxl/port: Convert PCIe link latency to nanoseconds" rounds the term up
+ * to ns before adding it (Debian's 6.12.117 and 7.3.4 carry both; the
+ * run's kernel says which it has: guest_kernel.h).
  */
-static long kernel_link_ps(const struct cb_link *l)
+static struct kernel_link_rule link_rule = { KT_NO, KT_NO };	/* Linux 6.12 */
+
+void guest_view_set_link_rule(struct kernel_link_rule rule)
+{
+	link_rule = rule;
+}
+
+static long link_term(const struct cb_link *l, bool ns, bool width)
 {
 	long mbps = l->speed_gts < 3 ? 2500 : (long)(l->speed_gts + 0.5) * 1000;
 	long flit = l->speed_gts >= 64 ? 256 : 68;
+	long bw = mbps * (width && l->width > 0 ? l->width : 1) / 8;
+	long ps;
 
-	return l->speed_gts > 0 ? flit * 1000000 / (mbps / 8) : 0;
+	if (l->speed_gts <= 0)
+		return 0;
+	ps = flit * 1000000 / bw;
+	return ns ? (ps + 999) / 1000 : ps;
 }
+
+#define MAX_LINKS 16
 
 /* One device's access latency as the kernel sums it, part by part. */
 struct coord_sum {
 	unsigned int bridge, switches, media;	/* HMAT and CDAT figures, ns */
-	long link_ps;				/* the kernel's link terms */
+	const struct cb_link *link[MAX_LINKS];	/* the links, top down */
 	int links;
 	double configured;			/* the path model's idle latency */
 };
@@ -39,10 +60,20 @@ static unsigned int tables_ns(const struct coord_sum *s)
 	return s->bridge + s->switches + s->media;
 }
 
-/* What Linux 6.12 reports: the link terms land as ps in a ns sum. */
-static long kernel_ns(const struct coord_sum *s)
+/* The kernel's link terms, summed as it adds them, under @ns and @width. */
+static long links_term(const struct coord_sum *s, bool ns, bool width)
 {
-	return tables_ns(s) + s->link_ps;
+	long sum = 0;
+
+	for (int i = 0; i < s->links; i++)
+		sum += link_term(s->link[i], ns, width);
+	return sum;
+}
+
+/* What a kernel of that rule reports. */
+static long kernel_ns_as(const struct coord_sum *s, bool ns, bool width)
+{
+	return tables_ns(s) + links_term(s, ns, width);
 }
 
 static struct coord_sum device_sum(const struct cb_device *d, int dir)
@@ -61,8 +92,8 @@ static struct coord_sum device_sum(const struct cb_device *d, int dir)
 			s.switches += cdat_latency_ns(hop->latency_ns[dir]);
 			break;
 		case CB_HOP_LINK:
-			s.link_ps += kernel_link_ps(hop->link);
-			s.links++;
+			if (s.links < MAX_LINKS)
+				s.link[s.links++] = hop->link;
 			break;
 		case CB_HOP_MEDIA:
 			s.media = cdat_latency_ns(hop->latency_ns[dir]);
@@ -72,11 +103,70 @@ static struct coord_sum device_sum(const struct cb_device *d, int dir)
 	return s;
 }
 
+/* The rules a figure may follow: the run kernel's, or every one when a
+ * part of it is unknown. */
+struct rule_choice {
+	bool ns, width;
+	const char *words;
+};
+
+static const struct rule_choice rules[] = {
+	{ false, false, "ps added as ns, from the link speed (Linux 6.12)" },
+	{ true, true, "ns rounded up, over the link's width (\"cxl/port: Convert PCIe "
+	  "link latency to nanoseconds\" and \"cxl: Account for link width\")" },
+	{ true, false, "ns rounded up, from the link speed" },
+	{ false, true, "ps added as ns, over the link's width" },
+};
+
+static bool rule_fits(const struct rule_choice *c)
+{
+	return (link_rule.ns == KT_UNKNOWN || (link_rule.ns == KT_YES) == c->ns) &&
+	       (link_rule.width == KT_UNKNOWN || (link_rule.width == KT_YES) == c->width);
+}
+
+/* The run kernel's rule (the first that fits when it is not known). */
+static const struct rule_choice *run_rule(void)
+{
+	for (guint i = 0; i < G_N_ELEMENTS(rules); i++)
+		if (rule_fits(&rules[i]))
+			return &rules[i];
+	return &rules[0];
+}
+
 long guest_view_kernel_latency(const struct cb_device *d, int dir)
 {
 	struct coord_sum s = device_sum(d, dir);
+	const struct rule_choice *c = run_rule();
 
-	return kernel_ns(&s);
+	return kernel_ns_as(&s, c->ns, c->width);
+}
+
+bool guest_view_latency_fits(const struct cb_device *d, int dir, long got)
+{
+	struct coord_sum s = device_sum(d, dir);
+
+	for (guint i = 0; i < G_N_ELEMENTS(rules); i++)
+		if (rule_fits(&rules[i]) && kernel_ns_as(&s, rules[i].ns, rules[i].width) == got)
+			return true;
+	return false;
+}
+
+/* The slowest of @reg's devices as a kernel of rule @c sums them: it
+ * reports an interleave as its slowest target. */
+static struct coord_sum worst_of(const struct cb_region *reg, int dir,
+				 const struct rule_choice *c)
+{
+	struct coord_sum worst = { 0 };
+	const struct cb_device *d;
+
+	cb_foreach(reg->devices, const struct cb_device, d) {
+		struct coord_sum s = device_sum(d, dir);
+
+		if (d_i_ == 0 || kernel_ns_as(&s, c->ns, c->width) >
+				 kernel_ns_as(&worst, c->ns, c->width))
+			worst = s;
+	}
+	return worst;
 }
 
 bool guest_view_coordinates(struct run_result *r, const struct cb_host *h,
@@ -94,26 +184,35 @@ bool guest_view_coordinates(struct run_result *r, const struct cb_host *h,
 	for (int dir = CB_READ; dir <= CB_WRITE; dir++) {
 		g_autofree char *key = g_strdup_printf("%s_latency", dir_name[dir]);
 		gint64 got = json_get_int(acc, key, -1);
-		struct coord_sum worst = { 0 };
-		const struct cb_device *d;
+		const struct rule_choice *c = run_rule(), *matched = NULL;
+		struct coord_sum worst;
+		long want, links_ns;
 
-		/* The kernel reports an interleave as its slowest target. */
-		cb_foreach(reg->devices, const struct cb_device, d) {
-			struct coord_sum s = device_sum(d, dir);
+		/* an unknown rule: the one the guest's figure follows, if any */
+		for (guint i = 0; i < G_N_ELEMENTS(rules) && !matched; i++) {
+			struct coord_sum w = worst_of(reg, dir, &rules[i]);
 
-			if (d_i_ == 0 || kernel_ns(&s) > kernel_ns(&worst))
-				worst = s;
+			if (rule_fits(&rules[i]) &&
+			    kernel_ns_as(&w, rules[i].ns, rules[i].width) == got)
+				matched = &rules[i];
 		}
-		pass &= got == kernel_ns(&worst);
+		if (matched)
+			c = matched;
+		worst = worst_of(reg, dir, c);
+		want = kernel_ns_as(&worst, c->ns, c->width);
+		links_ns = links_term(&worst, true, c->width);
+		pass &= matched != NULL;
 		g_string_append_printf(detail,
 			"%sguest %s latency %" G_GINT64_FORMAT " ns, expected %ld: "
 			"cxlbed's HMAT/CDAT figures %u (bridge %u + switches %u + "
 			"device %u) + the kernel's %d link term(s) of %ld ns in all, "
-			"which Linux 6.12 adds as %ld ps (+%ld); configured path %.0f ns",
-			dir ? "; " : "", dir_name[dir], got, kernel_ns(&worst),
+			"which this kernel adds as %ld (%s)%s; configured path %.0f ns",
+			dir ? "; " : "", dir_name[dir], got, want,
 			tables_ns(&worst), worst.bridge, worst.switches, worst.media,
-			worst.links, (worst.link_ps + 500) / 1000, worst.link_ps,
-			worst.link_ps - (worst.link_ps + 500) / 1000, worst.configured);
+			worst.links, links_ns, links_term(&worst, c->ns, c->width), c->words,
+			link_rule.ns == KT_UNKNOWN || link_rule.width == KT_UNKNOWN ?
+			" [the kernel's rule was not known: the figure decides]" : "",
+			worst.configured);
 	}
 	g_string_append_printf(detail, "; read bandwidth %" G_GINT64_FORMAT " MB/s "
 			       "(the kernel's own sum over CDAT)",

@@ -14,16 +14,21 @@
 /*
  * "coordinates:HOST:REGION": the region's access0 latencies are the host
  * bridge's HMAT figure, the switches' and the devices' CDAT figures and
- * the kernel's own per-link terms, for the slowest device. Linux 6.12
- * adds those link terms in ps to ns figures; the check expects exactly
- * that and reports the inflation apart from the figures cxlbed wrote.
+ * the kernel's own per-link terms, for the slowest device. How a kernel
+ * computes those terms differs (docs/kernels.md, "Link latency"): Linux
+ * 6.12 adds them in ps to ns figures, later kernels in ns over the link's
+ * width. The check expects the run kernel's rule (every rule when it is
+ * not known, saying which one the figure follows) and reports the
+ * kernel's terms apart from the figures cxlbed wrote.
  */
-/*
- * What Linux 6.12 reports as @d's access latency (@dir 0 read, 1 write):
- * our CDAT and HMAT figures plus its own link terms, which it computes in
- * picoseconds and adds as nanoseconds.
- */
+#include "kernel_features.h"
+/* The run kernel's rule (default: Linux 6.12's); the runner sets it. */
+void guest_view_set_link_rule(struct kernel_link_rule rule);
+/* What the run kernel reports as @d's access latency (@dir 0 read, 1
+ * write): our CDAT and HMAT figures plus its own link terms. */
 long guest_view_kernel_latency(const struct cb_device *d, int dir);
+/* Does @got follow a rule the run kernel may have? */
+bool guest_view_latency_fits(const struct cb_device *d, int dir, long got);
 bool guest_view_coordinates(struct run_result *r, const struct cb_host *h,
 			    const struct cb_region *reg, JsonObject *guest_region);
 

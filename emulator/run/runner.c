@@ -2,7 +2,9 @@
 #include "runner.h"
 #include "agent.h"
 #include "command_workload.h"
+#include "guest_kernel.h"
 #include "guest_layer.h"
+#include "guest_view.h"
 #include "modeled_clock.h"
 #include "data_check.h"
 #include "fault_rois.h"
@@ -197,7 +199,11 @@ static bool prepare_layer(struct run *run, GError **error)
 
 	if (!guest_layer_wanted(run->scn))
 		return true;
-	run->initrd = guest_layer_prepare(run->scn, &built, error);
+	const struct guest_kernel *k = run->opts->kernel;
+	g_autofree char *base = k ? guest_kernel_file(k, "initramfs.cpio.gz") : NULL;
+	g_autofree char *manifest = k ? guest_kernel_file(k, "initramfs.manifest") : NULL;
+
+	run->initrd = guest_layer_prepare(run->scn, base, manifest, &built, error);
 	return run->initrd != NULL;
 }
 
@@ -223,9 +229,14 @@ static bool start_host(struct run *run, struct host_run *hr, GError **error)
 	int clock[2] = { -1, -1 };
 	struct qemu_proc_fd fds[2];
 	bool guest_clock = run->opts->timing && !run->opts->host_clock;
+	g_autofree char *kernel = NULL, *base = NULL;
 
 	qemu_opts_for_run(&qo, run->dir);
 	qo.interactive = run->opts->interactive;
+	if (run->opts->kernel) {
+		qo.kernel = kernel = guest_kernel_boot_file(run->opts->kernel);
+		qo.initrd = base = guest_kernel_file(run->opts->kernel, "initramfs.cpio.gz");
+	}
 	if (run->initrd)
 		qo.initrd = run->initrd;
 	if (run->opts->timing) {
@@ -341,6 +352,21 @@ static char *boot_hung(void *ctx)
 			       hang_s());
 }
 
+/* "kernel:HOST": the guest runs the kernel the run chose (its image's). */
+static void check_kernel(struct run *run, struct host_run *hr)
+{
+	const struct guest_kernel *k = run->opts->kernel;
+	g_autofree char *name = g_strdup_printf("kernel:%s", hr->h->id);
+	g_autofree char *what = NULL;
+
+	if (!k || !k->release)
+		return;
+	what = guest_kernel_describe(k);
+	result_check(run->res, name, !g_strcmp0(hr->res->kernel, k->release),
+		     "the guest runs %s; %s was chosen (%s)", hr->res->kernel, what,
+		     k->chosen_by);
+}
+
 static bool connect_host(struct run *run, struct host_run *hr, GError **error)
 {
 	g_autofree char *qmp_sock = qemu_qmp_socket(run->dir, hr->h);
@@ -376,6 +402,7 @@ static bool connect_host(struct run *run, struct host_run *hr, GError **error)
 	progress(hr->h->id, "agent", "up: kernel %s, guest uptime %.1f s",
 		 hr->res->kernel,
 		 json_object_get_double_member_with_default(hello, "uptime_s", -1));
+	check_kernel(run, hr);
 	return true;
 }
 
@@ -1115,13 +1142,14 @@ static bool waited_on_live_guest(const struct run *run, const struct host_run *h
 static char *boot_silent(struct run *run, struct host_run *hr, GError *err)
 {
 	g_autofree char *cpus_log = host_file(run, "cpus", hr->h, "log");
-	g_autofree char *where = NULL;
+	g_autofree char *where = NULL, *map = NULL;
 	char *msg;
 
 	if (!waited_on_live_guest(run, hr, err) || !hr->qmp)
 		return NULL;
-	where = vcpu_where(hr->qmp, cxlbed_path(CXLBED_GUEST_SYSTEM_MAP), cpus_log,
-			   deadline_in(run, QMP_CONNECT_S), NULL);
+	map = run->opts->kernel ? guest_kernel_file(run->opts->kernel, "System.map") :
+		g_strdup(cxlbed_path(CXLBED_GUEST_SYSTEM_MAP));
+	where = vcpu_where(hr->qmp, map, cpus_log, deadline_in(run, QMP_CONNECT_S), NULL);
 	if (!where)
 		where = g_strdup("QEMU did not say");
 	msg = g_strdup_printf("%s (vCPUs at: %s)", err->message, where);
@@ -1316,6 +1344,10 @@ int runner_run(const struct scenario *s, const struct cb_topology *t,
 	res->boot_ready_s = -1;
 	res->timing_model = o->timing;
 	res->guest_clock = o->timing && !o->host_clock ? "modeled" : "host";
+	if (o->kernel && o->kernel->release) {
+		res->guest_kernel = guest_kernel_to_json(o->kernel);
+		guest_view_set_link_rule(o->kernel->link);
+	}
 	run.dir = o->out_dir ? g_strdup(o->out_dir) :
 		g_build_filename(cxlbed_path(CXLBED_RESULTS), res->run_id, NULL);
 	res->out_dir = g_strdup(run.dir);

@@ -10,6 +10,8 @@
 #include "result.h"
 #include "scenario.h"
 
+struct guest_kernel;
+
 struct run_opts {
 	const char *out_dir;	/* NULL: results/RUN_ID */
 	bool interactive;	/* `cxlbed boot`: console on the terminal */
@@ -17,6 +19,9 @@ struct run_opts {
 	bool timing;		/* load the timing-model plugin: modeled figures */
 	bool host_clock;	/* with timing: keep the guest clock on host time */
 	bool quiet;		/* no end-of-run table (a caller presents results) */
+	/* the guest kernel and its image (guest_kernel_prepare); NULL: the
+	 * default image as `make` builds it */
+	const struct guest_kernel *kernel;
 };
 
 /*

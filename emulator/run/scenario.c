@@ -36,7 +36,14 @@ void scenario_free(struct scenario *s)
 	g_ptr_array_unref(s->files);
 	g_ptr_array_unref(s->events);
 	fault_schedule_free(s->faults);
+	cb_kernel_spec_free(s->kernel);
 	g_free(s);
+}
+
+const struct cb_kernel_spec *scenario_kernel(const struct scenario *s,
+					     const struct cb_topology *t)
+{
+	return s->kernel ? s->kernel : t ? t->kernel : NULL;
 }
 
 static struct scenario *scenario_new(void)
@@ -382,7 +389,8 @@ struct scenario *scenario_parse(const char *path, const char *text, gssize len,
 				return NULL;
 			if (defaults)
 				add_default_workloads(s);
-			if (!scenario_parse_layer(s, f, sec, error))
+			if (!scenario_parse_layer(s, f, sec, error) ||
+			    !cb_kernel_spec_from_section(f, sec, &s->kernel, error))
 				return NULL;
 			if (!reject_unused(f, sec, error))
 				return NULL;

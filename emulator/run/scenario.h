@@ -66,6 +66,9 @@ struct scenario {
 	char **packages;	/* Debian packages, sorted, unique; NULL: none */
 	struct cb_src packages_src;
 	GPtrArray *files;	/* struct scn_file *: host files carried */
+	/* [scenario] kernel = (or --kernel), NULL: the topology's, else the
+	 * default guest kernel (kernel_spec.h, docs/kernels.md) */
+	struct cb_kernel_spec *kernel;
 };
 
 /* files = HOSTPATH[:GUESTPATH]: a host file or folder in the guest. */
@@ -83,6 +86,10 @@ struct scenario *scenario_load(const char *path, GError **error);
 /* The same from @len bytes of text (@len < 0: NUL-terminated). */
 struct scenario *scenario_parse(const char *path, const char *text, gssize len,
 				GError **error);
+/* The kernel a run of @s on @t boots: --kernel or the scenario's, else
+ * the topology's; NULL: the default guest kernel. */
+const struct cb_kernel_spec *scenario_kernel(const struct scenario *s,
+					     const struct cb_topology *t);
 /* The default workloads (idle latency, bandwidth on every node). */
 struct scenario *scenario_default_for(const char *topology_path);
 /*

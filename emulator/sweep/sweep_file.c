@@ -6,6 +6,7 @@
  * (sweep_point.c).
  */
 #include "sweep.h"
+#include "kernel_spec.h"
 #include "cfgfile.h"
 #include "error.h"
 #include "scenario.h"
@@ -171,6 +172,21 @@ static bool parse_axis(struct sweep *s, const struct cfg_file *f,
 		cxlbed_input_error(error, f->path, a->values_line, "[vary %s]: values holds "
 				   "no value", a->name);
 		return false;
+	}
+	/* a kernel's path is the sweep file's, not the point folder's */
+	if (!strcmp(a->key, "kernel") || !strcmp(a->key, "kernel-modules")) {
+		g_autofree char *dir = g_path_get_dirname(f->path);
+
+		for (guint i = 0; i < a->values->len; i++) {
+			char **v = (char **)&g_ptr_array_index(a->values, i);
+
+			if (cb_kernel_is_path(*v) && !g_path_is_absolute(*v)) {
+				char *abs = g_canonicalize_filename(*v, dir);
+
+				g_free(*v);
+				*v = abs;
+			}
+		}
 	}
 	for (guint i = 0; i < a->values->len; i++)
 		if (reads_as_comment(g_ptr_array_index(a->values, i))) {

@@ -6,7 +6,9 @@
  */
 #include "sweep.h"
 #include "cfgfile.h"
+#include "kernel_spec.h"
 #include "error.h"
+#include "guest_kernel.h"
 #include "run_input.h"
 
 #include <stdlib.h>
@@ -171,6 +173,38 @@ static bool reads_back(const struct sweep *s, const struct sweep_point *p, bool 
 	return true;
 }
 
+/*
+ * A kernel path the base file gives relative to itself, made absolute: the
+ * point's file lies elsewhere (axis values were made absolute when the
+ * sweep file was read).
+ */
+static void kernel_paths_absolute(char **text, const char *kind, const char *base_path)
+{
+	static const char *const keys[] = { "kernel", "kernel-modules" };
+	g_autoptr(cfg_file) f = cfg_file_parse(base_path, *text, -1, NULL);
+	g_autofree char *dir = g_path_get_dirname(base_path);
+
+	for (guint i = 0; f && i < f->sections->len; i++) {
+		const struct cfg_section *sec = g_ptr_array_index(f->sections, i);
+
+		if (strcmp(sec->kind, kind) || sec->name)
+			continue;
+		for (guint k = 0; k < G_N_ELEMENTS(keys); k++) {
+			const struct cfg_entry *e = cfg_section_find(sec, keys[k]);
+			g_autofree char *abs = NULL;
+			guint m;
+			char *next;
+
+			if (!e || !cb_kernel_is_path(e->value) || g_path_is_absolute(e->value))
+				continue;
+			abs = g_canonicalize_filename(e->value, dir);
+			next = sweep_rewrite(*text, kind, NULL, keys[k], abs, &m);
+			g_free(*text);
+			*text = next;
+		}
+	}
+}
+
 static bool point_file(const struct sweep *s, const struct sweep_point *p, bool in_scn,
 		       const char *base, char **text, GError **error)
 {
@@ -179,6 +213,8 @@ static bool point_file(const struct sweep *s, const struct sweep_point *p, bool 
 		g_clear_pointer(text, g_free);
 		return false;
 	}
+	kernel_paths_absolute(text, in_scn ? "scenario" : "topology",
+			      in_scn ? s->base : s->topology);
 	return true;
 }
 
@@ -274,10 +310,19 @@ bool sweep_check_point(const struct sweep *s, const struct sweep_point *p, GErro
 	g_autofree char *label = NULL;
 	const struct sweep_axis *a;
 
-	/* A point runs as `cxlbed run --out DIR POINT`: the scenario's own timing. */
+	g_autoptr(guest_kernel) k = NULL;
+
+	/* A point runs as `cxlbed run --out DIR POINT`: the scenario's own timing,
+	 * and the kernel it names as run finds it (checked, nothing downloaded) */
 	if (run_input_load(p->input, &scn, &t, &err) &&
-	    run_input_check_timing(scn, t, scn->timing, &err))
+	    run_input_check_timing(scn, t, scn->timing, &err) &&
+	    (!scenario_kernel(scn, t) ||
+	     (k = guest_kernel_find(scenario_kernel(scn, t), t, false, &err))))
 		return true;
+	if (err->domain != CXLBED_ERROR || err->code != CXLBED_ERROR_INPUT) {
+		g_propagate_error(error, g_steal_pointer(&err));
+		return false;
+	}
 	a = blame(s, p, err->message);
 	label = sweep_point_label(s, p);
 	cxlbed_input_error(error, s->file, a->values_line, "point %s (%s): %s", p->id,

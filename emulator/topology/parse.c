@@ -509,7 +509,7 @@ static bool parse_topology(struct topo_ctx *c, struct cfg_section *s,
 	if (!cfg_name_ok(c->t->name))
 		return FAIL(topo_key_line(s, "name"), "name: '%s' is not a "
 			    "name; use %s", c->t->name, CFG_NAME_RULE);
-	return true;
+	return cb_kernel_spec_from_section(c->cfg, s, &c->t->kernel, error);
 }
 
 typedef bool (*parse_fn)(struct topo_ctx *, struct topo_obj *, GError **);

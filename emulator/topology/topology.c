@@ -114,6 +114,7 @@ void topology_free(struct cb_topology *t)
 	g_ptr_array_unref(t->regions);
 	g_ptr_array_unref(t->pools);
 	g_ptr_array_unref(t->lds);
+	cb_kernel_spec_free(t->kernel);
 	g_free(t->name);
 	g_free(t->description);
 	g_free(t->file);

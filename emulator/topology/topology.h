@@ -21,6 +21,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "kernel_spec.h"
+
 #define CB_MIB (1024ull * 1024)
 #define CB_GIB (1024ull * CB_MIB)
 /* CXL HDM decoders and QEMU's type-3 device work in 256 MiB units. */
@@ -200,6 +202,7 @@ struct cb_topology {
 	GPtrArray *bridges, *ports, *switches, *devices, *windows, *regions,
 		*pools;
 	GPtrArray *lds;		/* struct cb_ld *, every lending pool's */
+	struct cb_kernel_spec *kernel;	/* [topology] kernel =, or NULL */
 };
 
 /*

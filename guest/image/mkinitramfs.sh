@@ -1,13 +1,19 @@
 #!/bin/sh
 # mkinitramfs.sh: build the guest kernel and initramfs from Debian packages.
 #
-# Usage: mkinitramfs.sh KERNEL_DEB BUSYBOX BINDIR OUTDIR [KMODDIR]
-#   KERNEL_DEB  linux-image-6.12.*.deb (extracted, never installed)
+# Usage: mkinitramfs.sh KERNEL BUSYBOX BINDIR OUTDIR [KMODDIR]
+#   KERNEL      linux-image-*.deb (extracted, never installed), or a folder
+#               holding a kernel as a package unpacks it: vmlinuz in
+#               boot/vmlinuz-RELEASE or (usr/)lib/modules/RELEASE/vmlinuz,
+#               modules and config under (usr/)lib/modules/RELEASE or boot/
+#               (guest/kernel/stage.sh makes one for any kernel)
 #   BUSYBOX     a static busybox
 #   BINDIR      guest programs (agent, workloads, ...) copied to /usr/bin
 #   OUTDIR      receives vmlinuz, vmlinux (the same kernel, uncompressed,
-#               for PVH boot), initramfs.cpio.gz and initramfs.manifest
-#               (every path in the image, "TYPE PATH", for mklayer.sh)
+#               for PVH boot; only for a kernel with CONFIG_PVH),
+#               initramfs.cpio.gz, initramfs.manifest (every path in the
+#               image, "TYPE PATH", for mklayer.sh), config (the kernel's
+#               .config) and kernel.release
 #   KMODDIR     cxlbed's own modules (*.ko, the guest clock), copied to
 #               /lib/cxlbed; /init loads them first
 #
@@ -18,7 +24,7 @@
 set -eu
 
 [ $# -eq 4 ] || [ $# -eq 5 ] ||
-	{ echo "usage: $0 KERNEL_DEB BUSYBOX BINDIR OUTDIR [KMODDIR]" >&2; exit 2; }
+	{ echo "usage: $0 KERNEL BUSYBOX BINDIR OUTDIR [KMODDIR]" >&2; exit 2; }
 deb=$1 busybox=$2 bindir=$3 out=$4 kmoddir=${5:-}
 here=$(cd "$(dirname "$0")" && pwd)
 
@@ -30,7 +36,7 @@ PMEM_MODULES="cxl_pmem nd_pmem dax_pmem"
 TOOLS="/usr/bin/cxl /usr/bin/daxctl"
 
 die() { echo "mkinitramfs: $*" >&2; exit 1; }
-[ -f "$deb" ] || die "kernel package $deb not found (run ci/deps)"
+[ -f "$deb" ] || [ -d "$deb" ] || die "kernel $deb not found (run ci/deps)"
 [ -x "$busybox" ] || die "busybox $busybox not found (Debian: busybox-static)"
 command -v cpio >/dev/null || die "cpio missing (Debian: cpio)"
 depmod=$(command -v depmod || echo /sbin/depmod)
@@ -44,31 +50,48 @@ rm -rf "$work"
 mkdir -p "$kroot" "$root"
 trap 'rm -rf "$work"' EXIT
 
-# 1. Kernel: extract the package, take vmlinuz and the module tree.
-dpkg-deb -x "$deb" "$kroot"
-kver=$(ls "$kroot/lib/modules" | head -n 1)
+# 1. Kernel: extract the package (or take the folder), vmlinuz, the
+# module tree and the config. Debian's 7.x packages keep all three under
+# /usr/lib/modules/RELEASE (merged /usr); 6.12's under /boot and /lib.
+if [ -d "$deb" ]; then
+	kroot=$(cd "$deb" && pwd)
+else
+	dpkg-deb -x "$deb" "$kroot"
+fi
+mods=$kroot/lib/modules
+[ -d "$mods" ] || mods=$kroot/usr/lib/modules
+kver=$(ls "$mods" 2>/dev/null | head -n 1)
 [ -n "$kver" ] || die "no lib/modules in $deb"
-cp "$kroot/boot/vmlinuz-$kver" "$out/vmlinuz.tmp"
+kmods="$mods/$kver"
+first_of() { for f in "$@"; do [ -f "$f" ] && { echo "$f"; return; }; done; }
+kimage=$(first_of "$kroot/boot/vmlinuz-$kver" "$kmods/vmlinuz")
+kconfig=$(first_of "$kroot/boot/config-$kver" "$kmods/config")
+[ -n "$kimage" ] || die "no vmlinuz for $kver in $deb"
+[ -n "$kconfig" ] || die "no config for $kver in $deb (boot/config-$kver)"
+cp "$kimage" "$out/vmlinuz.tmp"
 
 # The same kernel uncompressed: QEMU boots an ELF vmlinux through its PVH
 # entry (CONFIG_PVH), skipping firmware real mode and the in-guest
 # decompressor, about 1 s of TCG time. The payload is zstd (or xz).
+# Without CONFIG_PVH QEMU boots the bzImage (vmlinuz) instead.
 payload_at() {
-	LC_ALL=C grep -obUaP "$1" "$kroot/boot/vmlinuz-$kver" | head -n 1 | cut -d: -f1
+	LC_ALL=C grep -obUaP "$1" "$kimage" | head -n 1 | cut -d: -f1
 }
 : > "$out/vmlinux.tmp"
-for fmt in zstd:'\x28\xb5\x2f\xfd' xz:'\xfd\x37\x7a\x58\x5a\x00'; do
+pvh=; grep -qx 'CONFIG_PVH=y' "$kconfig" && pvh=yes
+for fmt in zstd:'\x28\xb5\x2f\xfd' xz:'\xfd\x37\x7a\x58\x5a\x00' gzip:'\x1f\x8b\x08'; do
+	[ -n "$pvh" ] || break
 	off=$(payload_at "${fmt#*:}")
 	[ -n "$off" ] || continue
-	tail -c +$((off + 1)) "$kroot/boot/vmlinuz-$kver" |
+	tail -c +$((off + 1)) "$kimage" |
 		${fmt%%:*} -dcq > "$out/vmlinux.tmp" 2>/dev/null || true
 	[ "$(head -c 4 "$out/vmlinux.tmp" | od -An -c | tr -d ' ')" = '177ELF' ] && break
 	: > "$out/vmlinux.tmp"
 done
-[ -s "$out/vmlinux.tmp" ] || die "cannot extract vmlinux from $kroot/boot/vmlinuz-$kver"
+[ -s "$out/vmlinux.tmp" ] || [ -z "$pvh" ] || die "cannot extract vmlinux from $kimage"
 
-# 2. Module closure, from the modinfo "depends" field of each module.
-kmods="$kroot/lib/modules/$kver"
+# 2. Module closure, from the modinfo "depends" field of each module,
+# copied to /lib/modules/RELEASE in the image whatever the source layout.
 modpath() {
 	p=$(find "$kmods/kernel" -name "$1.ko*" | head -n 1)
 	[ -n "$p" ] || p=$(find "$kmods/kernel" -name "$(echo "$1" | tr _ -).ko*" | head -n 1)
@@ -85,12 +108,15 @@ while [ -n "$todo" ]; do
 		grep -qs "/$m.ko" "$kmods/modules.builtin" && continue
 		die "module $m is neither in $deb nor built in"
 	fi
-	rel=${p#"$kroot"/}
+	rel=lib/modules/$kver/${p#"$kmods"/}
 	mkdir -p "$root/$(dirname "$rel")"
 	case "$p" in
 	*.xz)	xz -dc "$p" > "$root/${rel%.xz}" ;;
 	*.zst)	zstd -qdc "$p" > "$root/${rel%.zst}" ;;
-	*)	cp "$p" "$root/$rel" ;;
+	*)	cp "$p" "$root/$rel"
+		# a build tree's modules carry their debug information
+		readelf -S "$root/$rel" 2>/dev/null | grep -q '\.debug_info' &&
+			strip --strip-debug "$root/$rel" ;;
 	esac
 	todo="$todo $(modinfo -F depends "$p" | tr , ' ')"
 done
@@ -145,7 +171,9 @@ find "$root" -exec touch -h -d @0 {} +
 (cd "$root" && find . -mindepth 1 -printf '%y %P\n' | LC_ALL=C sort -k2) \
 	> "$out/initramfs.manifest.tmp"
 mv "$out/vmlinuz.tmp" "$out/vmlinuz"
-mv "$out/vmlinux.tmp" "$out/vmlinux"
+if [ -n "$pvh" ]; then mv "$out/vmlinux.tmp" "$out/vmlinux"; else rm -f "$out/vmlinux.tmp" "$out/vmlinux"; fi
+cp "$kconfig" "$out/config"
+echo "$kver" > "$out/kernel.release"
 mv "$out/initramfs.manifest.tmp" "$out/initramfs.manifest"
 mv "$out/initramfs.cpio.gz.tmp" "$out/initramfs.cpio.gz"
 echo "mkinitramfs: $out/initramfs.cpio.gz ($(du -k "$out/initramfs.cpio.gz" | cut -f1) KiB, kernel $kver)"

@@ -409,9 +409,61 @@ static void test_gate_tables(void)
 	   "a loaded curve with one load given twice: a duplicate figure");
 }
 
+/* A guest kernel as summary.json records it (guest_kernel_to_json's members). */
+static JsonObject *kernel_json(const char *release, const char *version)
+{
+	JsonObject *k = json_object_new();
+
+	json_object_set_string_member(k, "release", release);
+	json_object_set_string_member(k, "source", "debian");
+	json_object_set_string_member(k, "version", version);
+	return k;
+}
+
+/*
+ * One scenario on two kernels (a sweep's kernel axis, docs/kernels.md):
+ * every row matches its counterpart, place by place, and the comparison
+ * says which kernel each side ran; the same kernel says nothing more.
+ */
+static void test_kernels(void)
+{
+	g_autoptr(run_result) a = ref_run(), b = ref_run(), c = ref_run(), old = ref_run();
+	g_autoptr(compare) diff = NULL, same = NULL;
+	g_autofree char *text = NULL, *json = NULL;
+	g_autoptr(JsonNode) node = NULL;
+
+	if (!a || !b || !c || !old) {
+		for (int i = 0; i < 4; i++)
+			ok(0, "reference run loads");
+		return;
+	}
+	a->guest_kernel = kernel_json("6.12.95+deb12-amd64", "6.12.95-1~bpo12+1");
+	b->guest_kernel = kernel_json("7.3.4+deb13-amd64", "7.3.4-1~bpo13+1");
+	c->guest_kernel = kernel_json("6.12.95+deb12-amd64", "6.12.95-1~bpo12+1");
+	diff = cmp_runs(a, b);
+	ok(diff && diff->figures->len > 0 && !diff->only_base->len && !diff->only_cand->len &&
+	   !diff->regressions, "6.12 against 7.3: every row matched, nothing lost or new");
+	ok(diff && diff->kernels_differ && strstr(diff->base->kernel, "6.12.95") &&
+	   strstr(diff->cand->kernel, "7.3.4"), "... and the kernels recorded as different");
+	text = diff ? printed(diff) : NULL;
+	node = diff ? compare_to_json(diff) : NULL;
+	json = node ? json_to_string(node, FALSE) : NULL;
+	ok(text && strstr(text, "kernel    baseline 6.12.95+deb12-amd64 (Debian 6.12.95-1~bpo12+1); "
+			  "candidate 7.3.4+deb13-amd64 (Debian 7.3.4-1~bpo13+1) (different kernels") &&
+	   json && strstr(json, "\"kernels\":{\"baseline\":\"6.12.95+deb12-amd64 (Debian "
+			  "6.12.95-1~bpo12+1)\",\"candidate\":\"7.3.4+deb13-amd64 (Debian "
+			  "7.3.4-1~bpo13+1)\",\"differ\":true}"),
+	   "the table and the JSON name both kernels");
+	same = cmp_runs(c, old);
+	ok(same && !same->kernels_differ && !same->cand->kernel,
+	   "a result from before kernels were recorded: not recorded, no difference claimed");
+	if (text && !strstr(text, "kernel    baseline"))
+		diag("%s", text);
+}
+
 int main(void)
 {
-	plan(39);
+	plan(43);
 	test_tables();
 	test_lost_and_checks();
 	test_bad_input();
@@ -419,5 +471,6 @@ int main(void)
 	test_gate_checks();
 	test_gate_rows();
 	test_gate_tables();
+	test_kernels();
 	return tap_failed ? 1 : 0;
 }

@@ -91,21 +91,21 @@ static void key(void)
 		return;
 	}
 	g_setenv("CXLBED_ROOT", SRCDIR, TRUE);
-	k1 = guest_layer_key(s, &err);
-	k2 = guest_layer_key(s, &err);
+	k1 = guest_layer_key(s, NULL, &err);
+	k2 = guest_layer_key(s, NULL, &err);
 	ok(k1 && k2 && !strcmp(k1, k2), "same list and files: same key");
 	g_file_set_contents(exe, "v2 longer", -1, NULL);
-	k3 = guest_layer_key(s, &err);
+	k3 = guest_layer_key(s, NULL, &err);
 	ok(k3 && strcmp(k1, k3), "a carried file changed: new key");
 	g_usleep(20000);
 	g_file_set_contents(exe, "v2 longer", -1, NULL);
 	{
-		g_autofree char *k3b = guest_layer_key(s, &err);
+		g_autofree char *k3b = guest_layer_key(s, NULL, &err);
 
 		ok(k3b && !strcmp(k3, k3b), "rewritten with the same contents: same key");
 	}
 	scenario_add_packages(s, more, &err);
-	k4 = guest_layer_key(s, &err);
+	k4 = guest_layer_key(s, NULL, &err);
 	ok(k4 && strcmp(k3, k4), "another package: new key");
 	scenario_free(s);
 }

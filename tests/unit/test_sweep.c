@@ -359,11 +359,76 @@ static void test_sbatch(void)
 	rm_tree(tmp);
 }
 
+/*
+ * The guest kernel as an axis (docs/kernels.md): the same scenario on
+ * Debian's 6.12 and 7.3 and a build tree, each point's scenario naming
+ * its kernel; a path relative to the sweep file (or to the base scenario)
+ * made absolute, since the point's file lies elsewhere; a value that is
+ * no kernel refused at the axis's values line.
+ */
+static void test_kernel_axis(void)
+{
+	g_autofree char *tmp = g_dir_make_tmp("cxlbed-sweep-XXXXXX", NULL);
+	g_autofree char *tree = g_build_filename(tmp, "linux", NULL);
+	g_autofree char *cfg = g_build_filename(tree, ".config", NULL);
+	g_autofree char *scn = g_build_filename(tmp, "k.scn", NULL);
+	g_autofree char *path = g_build_filename(tmp, "k.sweep", NULL);
+	g_autofree char *bad_path = g_build_filename(tmp, "bad.sweep", NULL);
+	g_autofree char *topo = g_build_filename(SRCDIR, "topologies/default.topo", NULL);
+	g_autofree char *scn_text = g_strdup_printf("[scenario]\ntopology = %s\nkernel = linux\n",
+						    topo);
+	g_autofree char *text = g_strdup_printf("[sweep]\nscenario = %s\n[vary kernel]\n"
+						"key = scenario kernel\nvalues = 6.12 7.3 linux\n", scn);
+	g_autofree char *bad_text = g_strdup_printf("[sweep]\nscenario = %s\n[vary kernel]\n"
+						    "key = scenario kernel\nvalues = 7.3 7\n", scn);
+	g_autofree char *base = NULL, *topo_base = NULL, *want = NULL;
+	g_autoptr(GError) err = NULL;
+	g_autoptr(sweep) s = NULL;
+	char *t[3] = { 0 }, *c[3] = { 0 };
+
+	g_mkdir_with_parents(tree, 0755);
+	g_file_set_contents(cfg, "CONFIG_MODULES=y\n", -1, NULL);
+	g_file_set_contents(scn, scn_text, -1, NULL);
+	g_file_set_contents(path, text, -1, NULL);
+	g_file_set_contents(bad_path, bad_text, -1, NULL);
+	s = sweep_load(path, &err);
+	if (s)
+		sweep_expand(s, tmp);
+	if (!ok(s && s->points->len == 3, "a sweep over the kernel loads: three points")) {
+		diag("%s", err ? err->message : "?");
+		for (int i = 0; i < 3; i++)
+			ok(0, "(not loaded)");
+		rm_tree(tmp);
+		return;
+	}
+	g_file_get_contents(s->base, &base, NULL, NULL);
+	g_file_get_contents(s->topology, &topo_base, NULL, NULL);
+	for (int i = 0; i < 3; i++)
+		if (!sweep_point_texts(s, g_ptr_array_index(s->points, i), topo_base, base,
+				       &t[i], &c[i], &err))
+			diag("%s", err->message);
+	want = g_strdup_printf("kernel = %s\n", tree);
+	ok(c[0] && strstr(c[0], "kernel = 6.12\n") && c[1] && strstr(c[1], "kernel = 7.3\n"),
+	   "p0 runs Debian's 6.12, p1 its 7.3");
+	ok(c[2] && strstr(c[2], want), "p2's tree, given relative to the sweep file, absolute");
+	for (int i = 0; i < 3; i++) {
+		g_free(t[i]);
+		g_free(c[i]);
+	}
+	g_clear_error(&err);
+	if (!ok(!expand_and_check(bad_path, &err) && err && err->code == CXLBED_ERROR_INPUT &&
+		strstr(err->message, "bad.sweep:5: point p1 (kernel=7): ") &&
+		strstr(err->message, "kernel = '7': not a Debian version line"),
+		"kernel = 7 in a point: refused at the axis's values line"))
+		diag("got: %s", err ? err->message : "(passed)");
+	rm_tree(tmp);
+}
+
 int main(void)
 {
 	g_autoptr(GPtrArray) bad = bad_files(".sweep");
 
-	plan(bad->len + 20 + 12 + 4 + 2 + 1 + 9);
+	plan(bad->len + 20 + 12 + 4 + 2 + 1 + 9 + 4);
 	for (guint i = 0; i < bad->len; i++)
 		check_bad_file(g_ptr_array_index(bad, i), expand_and_check);
 	test_rewrite();
@@ -373,5 +438,6 @@ int main(void)
 	test_point_texts();
 	test_base_refused();
 	test_sbatch();
+	test_kernel_axis();
 	return tap_failed ? 1 : 0;
 }

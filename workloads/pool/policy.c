@@ -20,6 +20,7 @@ static const char *const names[PW_NPOLICIES] = {
 	[PW_ALL_LOCAL] = "all-local", [PW_FIRST_TOUCH] = "first-touch",
 	[PW_INTERLEAVE] = "interleave", [PW_TPP] = "tpp",
 	[PW_DAMON] = "damon", [PW_LIBCXLPOOL] = "libcxlpool",
+	[PW_INTERLEAVE_AUTO] = "interleave-auto", [PW_DAMON_AUTO] = "damon-auto",
 };
 
 const char *pw_policy_name(enum pw_policy p)
@@ -69,6 +70,9 @@ void pw_knobs_default(struct pw_kernel_knobs *k)
 	k->damon_quota_mb = 16;
 	k->damon_quota_ms = 2;
 	k->damon_quota_reset_ms = 20;
+	k->damon_auto_used_bp = 0;	/* from the node: setup_damon_auto() */
+	k->damon_auto_free_bp = 0;
+	k->damon_auto_reset_ms = 1;
 }
 
 /* Every knob by the name the output and --knob give it, in output order. */
@@ -78,6 +82,7 @@ static const struct { const char *name; size_t off; } knob[] = {
 	K(hot_threshold_ms), K(damon_sample_us), K(damon_aggr_us),
 	K(damon_update_us), K(damon_hot_pct), K(damon_cold_age),
 	K(damon_quota_mb), K(damon_quota_ms), K(damon_quota_reset_ms),
+	K(damon_auto_used_bp), K(damon_auto_free_bp), K(damon_auto_reset_ms),
 };
 #undef K
 #define NKNOBS (sizeof(knob) / sizeof(knob[0]))
@@ -113,6 +118,9 @@ void pw_knobs_json(FILE *f, const struct pw_kernel_knobs *k)
 
 #define NB_DEBUGFS "/sys/kernel/debug/sched/numa_balancing"
 #define DAMON "/sys/kernel/mm/damon/admin/kdamonds"
+#define WI "/sys/kernel/mm/mempolicy/weighted_interleave"
+#define DAMON_STAT "/sys/module/damon_stat/parameters/enabled"
+
 
 static int fail(char *err, size_t len, const char *fmt, ...)
 {
@@ -158,6 +166,31 @@ static void put_u(struct wr *w, unsigned long long v, const char *fmt, const cha
 	put(w, val, fmt, a, b);
 }
 
+/*
+ * DAMON_STAT (Linux 6.17; on at boot in Debian's 7.x builds) runs a
+ * kdamond of its own, and DAMON starts no sysfs kdamond beside it: "on"
+ * fails with EBUSY. damon and damon-auto turn it off for their run and
+ * back on after.
+ */
+static bool damon_stat_was_on;
+
+static int damon_stat_pause(struct wr *w)
+{
+	char v[8] = "";
+
+	damon_stat_was_on = !cp_read(DAMON_STAT, v, sizeof(v)) && v[0] == 'Y';
+	if (damon_stat_was_on)
+		put(w, "N", DAMON_STAT);
+	return w->failed ? -1 : 0;
+}
+
+static void damon_stat_resume(void)
+{
+	if (damon_stat_was_on)
+		cp_write(DAMON_STAT, "Y");
+	damon_stat_was_on = false;
+}
+
 int pw_node_range(int node, uint64_t *start, uint64_t *end)
 {
 	char dir[96], buf[32];
@@ -195,22 +228,24 @@ int pw_node_range(int node, uint64_t *start, uint64_t *end)
 	return 0;
 }
 
-/* One kdamond on physical memory [start, end) with one migrate scheme. */
-static void damon_kdamond(struct wr *w, int k, const struct pw_kernel_knobs *kn,
-			  uint64_t start, uint64_t end, bool hot, int target)
+/*
+ * Kdamond @k's one context on physical memory [start, end), with one
+ * scheme migrating (@hot: migrate_hot, else migrate_cold) into node
+ * @target; its paths into @c and @s. What damon and damon-auto share.
+ */
+static void damon_context(struct wr *w, int k, const struct pw_kernel_knobs *kn,
+			  uint64_t start, uint64_t end, unsigned max_regions, bool hot,
+			  int target, char c[160], char s[200])
 {
-	char c[160], s[200];
-	unsigned max_acc = kn->damon_aggr_us / kn->damon_sample_us;
-
-	snprintf(c, sizeof(c), DAMON "/%d/contexts/0", k);
-	snprintf(s, sizeof(s), "%s/schemes/0", c);
+	snprintf(c, 160, DAMON "/%d/contexts/0", k);
+	snprintf(s, 200, "%s/schemes/0", c);
 	put(w, "1", DAMON "/%d/contexts/nr_contexts", k);
 	put(w, "paddr", "%s/operations", c);
 	put_u(w, kn->damon_sample_us, "%s/%s", c, "monitoring_attrs/intervals/sample_us");
 	put_u(w, kn->damon_aggr_us, "%s/%s", c, "monitoring_attrs/intervals/aggr_us");
 	put_u(w, kn->damon_update_us, "%s/%s", c, "monitoring_attrs/intervals/update_us");
 	put_u(w, 10, "%s/%s", c, "monitoring_attrs/nr_regions/min");
-	put_u(w, 200, "%s/%s", c, "monitoring_attrs/nr_regions/max");
+	put_u(w, max_regions, "%s/%s", c, "monitoring_attrs/nr_regions/max");
 	put(w, "1", "%s/targets/nr_targets", c);
 	put(w, "1", "%s/targets/0/regions/nr_regions", c);
 	put_u(w, start, "%s/%s", c, "targets/0/regions/0/start");
@@ -220,6 +255,16 @@ static void damon_kdamond(struct wr *w, int k, const struct pw_kernel_knobs *kn,
 	put_u(w, (unsigned)target, "%s/%s", s, "target_nid");
 	put_u(w, 4096, "%s/%s", s, "access_pattern/sz/min");
 	put_u(w, 1ull << 40, "%s/%s", s, "access_pattern/sz/max");
+}
+
+/* One kdamond on physical memory [start, end) with one migrate scheme. */
+static void damon_kdamond(struct wr *w, int k, const struct pw_kernel_knobs *kn,
+			  uint64_t start, uint64_t end, bool hot, int target)
+{
+	char c[160], s[200];
+	unsigned max_acc = kn->damon_aggr_us / kn->damon_sample_us;
+
+	damon_context(w, k, kn, start, end, 200, hot, target, c, s);
 	if (hot) {
 		put_u(w, (max_acc * kn->damon_hot_pct + 99) / 100, "%s/%s", s,
 		      "access_pattern/nr_accesses/min");
@@ -258,9 +303,126 @@ static int setup_damon(const struct pw_kernel_knobs *k, int fast, int far,
 
 	if (pw_node_range(fast, &f0, &f1) || pw_node_range(far, &s0, &s1))
 		return fail(err, len, "cannot find the nodes' physical ranges");
+	if (damon_stat_pause(&w))
+		return -1;
 	put(&w, "2", DAMON "/nr_kdamonds");
 	damon_kdamond(&w, 0, k, s0, s1, true, fast);
 	damon_kdamond(&w, 1, k, f0, f1, false, far);
+	return w.failed ? -1 : 0;
+}
+
+/*
+ * damon-auto: one kdamond as the kernel's samples/damon/mtier.c builds
+ * each of its two contexts, through sysfs. Promotion (@hot) of accessed
+ * pages from the far node, its quota tuned toward the local node at
+ * damon_auto_used_bp used; demotion of idle pages from the local node,
+ * toward it at damon_auto_free_bp free. Pages are checked again at page
+ * level (the young filter: allowed for promotion, refused for demotion),
+ * and, as for damon, only anonymous pages move. The sample's times (5 ms
+ * sampling, 100 ms aggregation, 1 s quota window and apply interval,
+ * 200 MiB a second) are scaled to this program's knobs as damon's are.
+ */
+static void damon_auto_kdamond(struct wr *w, int k, const struct pw_kernel_knobs *kn,
+			       uint64_t start, uint64_t end, bool hot, int target, int fast,
+			       unsigned used_bp, unsigned free_bp)
+{
+	char c[160], s[200];
+
+	damon_context(w, k, kn, start, end, 1000, hot, target, c, s);
+	/* intervals tuned toward 4% of samples seeing an access, in 3
+	 * aggregations, as the sample asks */
+	put_u(w, 400, "%s/%s", c, "monitoring_attrs/intervals/intervals_goal/access_bp");
+	put_u(w, 3, "%s/%s", c, "monitoring_attrs/intervals/intervals_goal/aggrs");
+	/* within 4x the knob's sampling: a run lasts tens of modeled ms */
+	put_u(w, kn->damon_sample_us, "%s/%s", c,
+	      "monitoring_attrs/intervals/intervals_goal/min_sample_us");
+	put_u(w, kn->damon_sample_us * 4, "%s/%s", c,
+	      "monitoring_attrs/intervals/intervals_goal/max_sample_us");
+	put_u(w, 0, "%s/%s", s, "apply_interval_us");	/* every aggregation */
+	put_u(w, hot ? 1 : 0, "%s/%s", s, "access_pattern/nr_accesses/min");
+	put_u(w, hot ? ~0u : 0, "%s/%s", s, "access_pattern/nr_accesses/max");
+	put_u(w, 0, "%s/%s", s, "access_pattern/age/min");
+	put_u(w, ~0u, "%s/%s", s, "access_pattern/age/max");
+	/* the first filter that matches decides; none matching: refused when
+	 * the last is an allow filter (promotion), allowed otherwise */
+	put(w, "2", "%s/filters/nr_filters", s);
+	put(w, "anon", "%s/filters/0/type", s);
+	put(w, "N", "%s/filters/0/matching", s);
+	put(w, "N", "%s/filters/0/allow", s);
+	put(w, "young", "%s/filters/1/type", s);
+	put(w, "Y", "%s/filters/1/matching", s);
+	put(w, hot ? "Y" : "N", "%s/filters/1/allow", s);
+	put_u(w, (uint64_t)kn->damon_quota_mb << 20, "%s/%s", s, "quotas/bytes");
+	/* the goal's feedback steps once a window, from a quota of one byte
+	 * and at most doubling it: at 20 ms a run of 100 ms ended with the
+	 * quota at a few bytes. 1 ms windows let it reach the cap in a run */
+	put_u(w, kn->damon_auto_reset_ms, "%s/%s", s, "quotas/reset_interval_ms");
+	put_u(w, 0, "%s/%s", s, "quotas/weights/sz_permil");
+	put_u(w, 100, "%s/%s", s, "quotas/weights/nr_accesses_permil");
+	put_u(w, 100, "%s/%s", s, "quotas/weights/age_permil");
+	put(w, "1", "%s/quotas/goals/nr_goals", s);
+	put(w, hot ? "node_mem_used_bp" : "node_mem_free_bp", "%s/quotas/goals/0/target_metric", s);
+	put_u(w, hot ? used_bp : free_bp, "%s/%s", s, "quotas/goals/0/target_value");
+	put_u(w, (unsigned)fast, "%s/%s", s, "quotas/goals/0/nid");
+}
+
+/* damon-auto's goals as the knobs give them (0: from the node at start). */
+static unsigned auto_used_bp, auto_free_bp;
+
+static int setup_damon_auto(const struct pw_kernel_knobs *k, int fast, int far,
+			    char *err, size_t len)
+{
+	struct wr w = { err, len, 0 };
+	uint64_t f0, f1, s0, s1;
+
+	if (pw_node_range(fast, &f0, &f1) || pw_node_range(far, &s0, &s1))
+		return fail(err, len, "cannot find the nodes' physical ranges");
+	auto_used_bp = k->damon_auto_used_bp;
+	auto_free_bp = k->damon_auto_free_bp;
+	if (damon_stat_pause(&w))
+		return -1;
+	put(&w, "2", DAMON "/nr_kdamonds");
+	/* goal values come when it starts (damon_auto_goals) */
+	damon_auto_kdamond(&w, 0, k, s0, s1, true, fast, fast, 10000, 1);
+	damon_auto_kdamond(&w, 1, k, f0, f1, false, far, fast, 10000, 1);
+	return w.failed ? -1 : 0;
+}
+
+/*
+ * The goals, written as the child starts the kdamonds, its data placed:
+ * promotion up to the local node's use now (the data's local share fills
+ * the limit), demotion toward 128 KiB more free than now. Like mtier.c's
+ * 99.7% used and 0.5% free, the two overlap a little, so hot pages are
+ * exchanged for cold ones; unlike them, they hold this run's local limit
+ * rather than a whole node (0.3% of the guest's node is more than the
+ * limit), and with no reservation: the goals hold it. The knobs, when
+ * set, give them instead.
+ */
+static void damon_auto_goals(struct wr *w, int fast)
+{
+	long long total = cp_node_meminfo(fast, "MemTotal");
+	long long free = cp_node_meminfo(fast, "MemFree");
+	long long used_bp = total > 0 ? (total - free) * 10000 / total : 9970;
+	long long free_bp = total > 0 ? ((free + (128 << 10)) * 10000 + total - 1) / total : 50;
+
+	put_u(w, auto_used_bp ? auto_used_bp : (unsigned long long)used_bp, "%s/%s",
+	      DAMON "/0/contexts/0/schemes/0", "quotas/goals/0/target_value");
+	put_u(w, auto_free_bp ? auto_free_bp : (unsigned long long)free_bp, "%s/%s",
+	      DAMON "/1/contexts/0/schemes/0", "quotas/goals/0/target_value");
+}
+
+/* interleave-auto: weighted_interleave/auto as it was before, to restore. */
+static char wi_auto_before[16];
+
+static int setup_interleave_auto(char *err, size_t len)
+{
+	struct wr w = { err, len, 0 };
+
+	if (cp_read(WI "/auto", wi_auto_before, sizeof(wi_auto_before)))
+		wi_auto_before[0] = '\0';
+	/* back to the weights from each node's bandwidth (writing a node's
+	 * weight, as interleave does, turns them off) */
+	put(&w, "true", WI "/auto");
 	return w.failed ? -1 : 0;
 }
 
@@ -310,6 +472,10 @@ int pw_policy_setup(enum pw_policy p, const struct pw_kernel_knobs *k,
 		return setup_tpp(k, err, errlen);
 	case PW_DAMON:
 		return setup_damon(k, fast_node, far_node, err, errlen);
+	case PW_DAMON_AUTO:
+		return setup_damon_auto(k, fast_node, far_node, err, errlen);
+	case PW_INTERLEAVE_AUTO:
+		return setup_interleave_auto(err, errlen);
 	default:
 		return 0;
 	}
@@ -365,6 +531,13 @@ int pw_policy_start(enum pw_policy p, int fast_node, char *err, size_t errlen)
 	struct wr w = { err, errlen, 0 };
 	long long cap, window;
 
+	if (p == PW_DAMON_AUTO) {
+		/* the kernel tunes the quotas itself: no governor */
+		damon_auto_goals(&w, fast_node);
+		for (int k = 0; k < 2; k++)
+			put(&w, "on", DAMON "/%d/state", k);
+		return w.failed ? -1 : 0;
+	}
 	if (p != PW_DAMON)
 		return 0;
 	/* kdamond 0 promotes (setup_damon): its quota as configured is the
@@ -394,12 +567,109 @@ void pw_policy_teardown(enum pw_policy p)
 		cp_write("/sys/kernel/mm/numa/demotion_enabled", "false");
 		break;
 	case PW_DAMON:
+	case PW_DAMON_AUTO:
 		for (int k = 0; k < 2; k++)
 			cp_writef("off", DAMON "/%d/state", k);
 		cp_write(DAMON "/nr_kdamonds", "0");
+		damon_stat_resume();
+		break;
+	case PW_INTERLEAVE_AUTO:
+		if (wi_auto_before[0])
+			cp_write(WI "/auto", wi_auto_before);
 		break;
 	default:
 		break;
+	}
+}
+
+/*
+ * Try the quota goal damon-auto needs on one scheme of one kdamond, then
+ * give the kdamond back: a kernel without node_mem_used_bp refuses the
+ * metric's name (EINVAL), one without quota goals has no goals folder.
+ */
+static int damos_goals_missing(char *why, size_t len)
+{
+	static const char *const steps[][2] = {
+		{ "1", DAMON "/nr_kdamonds" },
+		{ "1", DAMON "/0/contexts/nr_contexts" },
+		{ "1", DAMON "/0/contexts/0/schemes/nr_schemes" },
+		{ "1", DAMON "/0/contexts/0/schemes/0/quotas/goals/nr_goals" },
+		{ "node_mem_used_bp", DAMON "/0/contexts/0/schemes/0/quotas/goals/0/target_metric" },
+	};
+	int e = 0;
+	size_t i;
+
+	for (i = 0; i < sizeof(steps) / sizeof(steps[0]) && !e; i++)
+		e = cp_write(steps[i][1], steps[i][0]);
+	if (!e && access(DAMON "/0/contexts/0/schemes/0/quotas/goals/0/nid", F_OK))
+		e = -ENOENT;
+	cp_write(DAMON "/nr_kdamonds", "0");
+	if (!e)
+		return 0;
+	snprintf(why, len, "this kernel's DAMON has no DAMOS quota goal on a node's memory "
+		 "use (writing %s to %s: %s); node_mem_used_bp and node_mem_free_bp came "
+		 "with Linux 6.16", steps[i - 1][0], steps[i - 1][1], strerror(-e));
+	return 1;
+}
+
+int pw_policy_unavailable(enum pw_policy p, char *why, size_t len)
+{
+	switch (p) {
+	case PW_INTERLEAVE_AUTO:
+		if (!access(WI "/auto", F_OK))
+			return 0;
+		snprintf(why, len, "this kernel has no %s/auto: weighted interleave weights "
+			 "derived from each node's bandwidth came with Linux 6.16", WI);
+		return 1;
+	case PW_DAMON_AUTO:
+		if (access(DAMON, F_OK)) {
+			snprintf(why, len, "this kernel has no DAMON sysfs (%s)", DAMON);
+			return 1;
+		}
+		return damos_goals_missing(why, len);
+	default:
+		return 0;
+	}
+}
+
+/* One kdamond's scheme after the run: its tuned quota and what it did,
+ * and the sampling interval the kernel tuned. */
+static void damos_report(int k, char *out, size_t len)
+{
+	char base[96], ctx[64];
+
+	snprintf(ctx, sizeof(ctx), DAMON "/%d/contexts/0", k);
+	snprintf(base, sizeof(base), "%s/schemes/0", ctx);
+	cp_writef("update_schemes_effective_quotas", DAMON "/%d/state", k);
+	cp_writef("update_schemes_stats", DAMON "/%d/state", k);
+	cp_writef("update_tuned_intervals", DAMON "/%d/state", k);
+	snprintf(out, len, "{\"effective_quota_bytes\":%lld,\"goal_metric_bp\":%lld,"
+		 "\"applied_bytes\":%lld,\"tried_bytes\":%lld,\"quota_exceeds\":%lld,"
+		 "\"sample_us\":%lld}",
+		 cp_read_llf(-1, "%s/quotas/effective_bytes", base),
+		 cp_read_llf(-1, "%s/quotas/goals/0/target_value", base),
+		 cp_read_llf(-1, "%s/stats/sz_applied", base),
+		 cp_read_llf(-1, "%s/stats/sz_tried", base),
+		 cp_read_llf(-1, "%s/stats/qt_exceeds", base),
+		 cp_read_llf(-1, "%s/monitoring_attrs/intervals/sample_us", ctx));
+}
+
+void pw_policy_report(enum pw_policy p, int fast_node, int far_node, char *out, size_t len)
+{
+	snprintf(out, len, "{}");
+	if (p == PW_INTERLEAVE_AUTO) {
+		long long wf = cp_read_llf(-1, WI "/node%d", fast_node);
+		long long ws = cp_read_llf(-1, WI "/node%d", far_node);
+
+		snprintf(out, len, "{\"weights\":{\"fast\":%lld,\"far\":%lld},"
+			 "\"local_share\":%.4f}", wf, ws,
+			 wf > 0 && ws > 0 ? (double)wf / (double)(wf + ws) : -1.0);
+	} else if (p == PW_DAMON_AUTO) {
+		char up[256], down[256];
+
+		damos_report(0, up, sizeof(up));
+		damos_report(1, down, sizeof(down));
+		snprintf(out, len, "{\"promote\":%s,\"demote\":%s}", up, down);
 	}
 }
 

@@ -12,6 +12,18 @@
  *                migrate_cold from the local node (6.11+), promotion held
  *                to the local node's room (damon_gov.c)
  *   libcxlpool   the pooling runtime, through its API
+ *   interleave-auto  weighted interleave with the weights the kernel
+ *                derives from each node's bandwidth (weighted_interleave/
+ *                auto, Linux 6.16+) until the local limit is used, the
+ *                rest on the CXL node
+ *   damon-auto   DAMON migrate_hot/migrate_cold with quotas the kernel
+ *                tunes toward goals on the local node's use (used and
+ *                free, in basis points) and the young filter, as the
+ *                kernel's samples/damon/mtier.c does it (Linux 6.16+)
+ *
+ * The last two need a newer kernel than 6.12: where the running kernel
+ * lacks them they are listed as unavailable, with the reason, and not run
+ * (pw_policy_unavailable).
  *
  * System-wide settings (sysctl, sysfs, debugfs) are made by the parent
  * around each child run and undone after it.
@@ -25,7 +37,7 @@
 
 enum pw_policy {
 	PW_ALL_LOCAL, PW_FIRST_TOUCH, PW_INTERLEAVE, PW_TPP, PW_DAMON,
-	PW_LIBCXLPOOL, PW_NPOLICIES
+	PW_LIBCXLPOOL, PW_INTERLEAVE_AUTO, PW_DAMON_AUTO, PW_NPOLICIES
 };
 
 /* Time constants for the time-driven kernel policies, in guest time
@@ -40,6 +52,13 @@ struct pw_kernel_knobs {
 	/* each scheme's quota: at most this many bytes, and this much of its
 	 * kdamond's time, per reset interval */
 	unsigned damon_quota_mb, damon_quota_ms, damon_quota_reset_ms;
+	/* damon-auto's quota goals on the local node: used and free, in
+	 * basis points of its memory; 0: from the node as the run starts,
+	 * its data placed (policy.c, damon_auto_goals; mtier.c's 9970 and
+	 * 50, 0.3% and 0.5% of a node, are more than this guest's whole
+	 * local limit) */
+	unsigned damon_auto_used_bp, damon_auto_free_bp;
+	unsigned damon_auto_reset_ms;	/* its quotas' window (the goal's step) */
 };
 
 const char *pw_policy_name(enum pw_policy p);
@@ -50,9 +69,11 @@ bool pw_policy_limited(enum pw_policy p);
 /*
  * Must the fast node itself be held at the limit? Only where the kernel's
  * tiering reacts to the node's free memory (tpp's demotion, damon's
- * watermarks). The others keep the limit by placement: interleave by its
- * weights, libcxlpool by its budget, first-touch by filling the limit in
- * first-touch order and spilling the rest to the far node.
+ * watermarks). damon-auto's goals hold it themselves. The others keep
+ * the limit by placement: interleave by its weights, libcxlpool by its budget,
+ * first-touch by filling the limit in first-touch order and spilling the
+ * rest to the far node, interleave-auto by the kernel's weights until the
+ * limit is used, the rest on the far node.
  */
 bool pw_policy_needs_full_node(enum pw_policy p);
 
@@ -68,6 +89,18 @@ int pw_policy_setup(enum pw_policy p, const struct pw_kernel_knobs *k,
 		    int fast_node, int far_node, double local_fraction,
 		    char *err, size_t errlen);
 void pw_policy_teardown(enum pw_policy p);
+/*
+ * Does the running kernel lack what @p needs? 1 with the reason in @why
+ * (then @p is listed, not run), 0 when it has it.
+ */
+int pw_policy_unavailable(enum pw_policy p, char *why, size_t len);
+/*
+ * What the kernel made of the policy, as a JSON object for the policy's
+ * result ("{}" when nothing): interleave-auto's weights, damon-auto's
+ * tuned quotas and what each scheme applied. Read after the run, before
+ * the teardown.
+ */
+void pw_policy_report(enum pw_policy p, int fast_node, int far_node, char *out, size_t len);
 /*
  * In the child, once the local limit holds and the workload's data is
  * placed: what must not move pages into the node before then (damon's

@@ -15,3 +15,16 @@ $(PW_BIN): $(PW_OBJS) $(CP_LIB)
 
 $(B)/guest/initramfs.cpio.gz: $(PW_BIN)
 ALL_TARGETS += $(PW_BIN)
+
+# Host unit tests of the workloads' own parts (TAP), linked with every
+# object but main's: workloads/pool/tests/NAME.c -> $(B)/tests/pool-workload-NAME
+PW_PART_OBJS := $(filter-out $(B)/obj/workloads/pool/pool_main.o,$(PW_OBJS))
+PW_TESTS := $(patsubst workloads/pool/tests/%.c,$(B)/tests/pool-workload-%,\
+	$(wildcard workloads/pool/tests/*.c))
+
+$(B)/tests/pool-workload-%: workloads/pool/tests/%.c $(PW_PART_OBJS) $(CP_LIB) tests/unit/tap.h
+	@mkdir -p $(@D) $(B)/obj/workloads/pool/tests
+	$(CC) $(PW_CFLAGS) -MF $(B)/obj/workloads/pool/tests/$*.d -Itests/unit -Iworkloads/pool \
+		-o $@ $< $(PW_PART_OBJS) $(CP_LIB) $(CP_LIBS)
+
+UNIT_TESTS += $(PW_TESTS)

@@ -8,8 +8,10 @@
  *   {"workload":"pool","kind":"layers",...,"policies":[{...},...],
  *    "rois":[{"id":3000,"kind":"span","policy":"all-local"},...]}
  *
- * Exit status 0 when every policy ran and verified its result, 1 when one
- * did not, 2 on bad usage.
+ * A policy the running kernel lacks (interleave-auto and damon-auto need
+ * Linux 6.16) is listed with "available":false and the reason, not run.
+ * Exit status 0 when every policy that could run ran and verified its
+ * result, 1 when one did not, 2 on bad usage.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -62,7 +64,8 @@ static __attribute__((noreturn)) void usage(int rc)
 		"                   [--steps N] [--scale N] [--batch N] [--zipf S] [--timeout S]\n"
 		"                   [--copy-lanes N] [--knob NAME=VALUE]...\n"
 		"WORKLOAD: layers kv embed adam gups\n"
-		"LIST: comma-separated of all-local first-touch interleave tpp damon libcxlpool\n");
+		"LIST: comma-separated of all-local first-touch interleave tpp damon libcxlpool\n"
+		"      interleave-auto damon-auto (these two need Linux 6.16)\n");
 	exit(rc);
 }
 
@@ -434,10 +437,22 @@ int main(int argc, char **argv)
 	pw_limit_release(fast);
 
 	for (int p = 0; p < PW_NPOLICIES; p++) {
-		char err[256] = "";
+		char err[256] = "", why[512];
 
 		if (!want[p])
 			continue;
+		if (pw_policy_unavailable(p, why, sizeof(why))) {
+			size_t n;
+			FILE *f = open_memstream(&res[p], &n);
+
+			fprintf(stderr, "cxlbed-pool: %s unavailable: %s\n", pw_policy_name(p), why);
+			fprintf(f, "{\"policy\":\"%s\",\"available\":false,\"why\":",
+				pw_policy_name(p));
+			json_str(f, why);
+			fputc('}', f);
+			fclose(f);
+			continue;
+		}
 		/*
 		 * A policy that runs with the local node filled (tpp, damon)
 		 * leaves the kernel a few hundred KiB for its own allocations;
@@ -448,6 +463,7 @@ int main(int argc, char **argv)
 		 */
 		for (int attempt = 0; attempt < 2; attempt++) {
 			char *first_try = attempt ? res[p] : NULL;
+			char tuned[1024];
 			long own_off, own_left;
 			char own[64];
 			int oom = 0;
@@ -461,6 +477,9 @@ int main(int argc, char **argv)
 				fprintf(stderr, "cxlbed-pool: %s under %s%s\n", wl->name,
 					pw_policy_name(p), attempt ? ", again after an OOM kill" : "");
 				oom = run_policy(wl, p, &o, fast, far, &res[p], timeout_s) == 1;
+				pw_policy_report(p, fast, far, tuned, sizeof(tuned));
+				if (strcmp(tuned, "{}"))
+					res[p] = with_member(res[p], "tuned", tuned);
 			}
 			pw_policy_teardown(p);
 			pw_limit_release(fast);
@@ -495,6 +514,10 @@ int main(int argc, char **argv)
 
 		if (!res[p])
 			continue;
+		if (strstr(res[p], "\"available\":false")) {
+			printf("%s%s", k++ ? "," : "", res[p]);
+			continue;
+		}
 		ok = strstr(res[p], "\"ok\":true") != NULL;
 		if (ok && first < 0)
 			first = p;
@@ -509,7 +532,7 @@ int main(int argc, char **argv)
 	}
 	fputs("],\"rois\":[", stdout);
 	for (int p = 0, k = 0; p < PW_NPOLICIES; p++)
-		if (res[p])
+		if (res[p] && !strstr(res[p], "\"available\":false"))
 			printf("%s{\"id\":%d,\"kind\":\"span\",\"policy\":\"%s\"}", k++ ? "," : "",
 			       3000 + p, pw_policy_name(p));
 	printf("]}\n");

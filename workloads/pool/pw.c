@@ -21,6 +21,7 @@
 #include <time.h>
 
 #include "cxlbed-roi.h"
+#include "sysfs.h"
 #include "pw.h"
 
 #ifndef MADV_POPULATE_WRITE
@@ -57,6 +58,20 @@ void pw_fail(struct pw *w, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(w->verify, sizeof(w->verify), fmt, ap);
 	va_end(ap);
+}
+
+void pw_verify(struct pw *w, bool ok, const char *fmt, ...)
+{
+	size_t n = w->ok ? 0 : strlen(w->verify);
+	va_list ap;
+
+	if (n && n + 8 < sizeof(w->verify))
+		n += (size_t)snprintf(w->verify + n, sizeof(w->verify) - n, "; then ");
+	va_start(ap, fmt);
+	if (n < sizeof(w->verify))
+		vsnprintf(w->verify + n, sizeof(w->verify) - n, fmt, ap);
+	va_end(ap);
+	w->ok = w->ok && ok;
 }
 
 void pw_field(struct pw *w, const char *fmt, ...)
@@ -127,6 +142,43 @@ static void *map_first_touch(struct pw *w, size_t len)
 	return populate(p, len);
 }
 
+/*
+ * interleave-auto: pages go local:CXL by the weights the kernel derived
+ * from the nodes' bandwidth until the local limit is used, the rest to
+ * the CXL node, as a node filled to the limit would send them there. The
+ * weights are the kernel's (its weighted interleave places the pages);
+ * holding the limit by a full node instead let the per-CPU page lists
+ * take the node under its watermarks, and the child was OOM-killed for a
+ * kernel allocation (7.3, docs/pooling.md).
+ */
+static void *map_interleave_auto(struct pw *w, size_t len)
+{
+	long long wf = cp_read_llf(1, "/sys/kernel/mm/mempolicy/weighted_interleave/node%d",
+				   w->fast_node);
+	long long ws = cp_read_llf(1, "/sys/kernel/mm/mempolicy/weighted_interleave/node%d",
+				   w->far_node);
+	double share = wf > 0 && ws > 0 ? (double)wf / (double)(wf + ws) : 0.5;
+	size_t room = w->local_limit > w->first_touch_fast ?
+		      w->local_limit - w->first_touch_fast : 0;
+	/* the span whose local share fills the room, in whole weight cycles */
+	size_t cycle = (size_t)(wf + ws) * PAGE;
+	size_t span = (size_t)((double)room / share) / cycle * cycle;
+	unsigned long both = node_mask(w->fast_node, w->far_node), sm = node_mask(w->far_node, -1);
+	char *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		return NULL;
+	if (span > len)
+		span = len;
+	if ((span && mbind(p, span, MPOL_WEIGHTED_INTERLEAVE, &both, sizeof(both) * 8, 0)) ||
+	    (len > span && mbind(p + span, len - span, MPOL_BIND, &sm, sizeof(sm) * 8, 0))) {
+		munmap(p, len);
+		return NULL;
+	}
+	w->first_touch_fast += (size_t)((double)span * share);
+	return populate(p, len);
+}
+
 void *pw_data(struct pw *w, size_t n)
 {
 	size_t len = (n + PAGE - 1) / PAGE * PAGE;
@@ -140,6 +192,9 @@ void *pw_data(struct pw *w, size_t n)
 		p = map_pages(len, MPOL_WEIGHTED_INTERLEAVE,
 			      node_mask(w->fast_node, w->far_node));
 		break;
+	case PW_INTERLEAVE_AUTO:
+		p = map_interleave_auto(w, len);
+		break;
 	case PW_LIBCXLPOOL:
 		p = cxlpool_alloc(pw_pool(w), len, CXLPOOL_FAR);
 		break;
@@ -148,6 +203,7 @@ void *pw_data(struct pw *w, size_t n)
 		break;
 	case PW_TPP:
 	case PW_DAMON:
+	case PW_DAMON_AUTO:
 		/*
 		 * Placed as first-touch places them (the node is full, so the
 		 * reservation alone does not hold: the per-CPU page lists gave
@@ -388,6 +444,8 @@ static void sampler_stop(void)
 	case 3: cxlbed_roi_mark(op, ROI_POOL + 3); break;		\
 	case 4: cxlbed_roi_mark(op, ROI_POOL + 4); break;		\
 	case 5: cxlbed_roi_mark(op, ROI_POOL + 5); break;		\
+	case 6: cxlbed_roi_mark(op, ROI_POOL + 6); break;		\
+	case 7: cxlbed_roi_mark(op, ROI_POOL + 7); break;		\
 	default: break;							\
 	}								\
 } while (0)

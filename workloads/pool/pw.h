@@ -51,7 +51,8 @@ struct pw {
 	int fast_node, far_node;
 	size_t data_bytes;	/* the workload's data (what 25% is of) */
 	size_t local_limit;	/* fast bytes the data may use (not all-local) */
-	size_t first_touch_fast;	/* first-touch: fast bytes placed so far */
+	size_t first_touch_fast;	/* first-touch, interleave-auto: fast bytes
+					 * placed so far */
 	struct cxlpool *pool;	/* libcxlpool policy only */
 	/* per-page accounting for the kernel policies */
 	struct pw_region reg[PW_MAX_REGIONS];
@@ -101,6 +102,12 @@ void pw_end(struct pw *w);
 /* Extra result fields, printf-style, e.g. pw_field(w, "\"oracle\":%.4f", x). */
 void pw_field(struct pw *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void pw_fail(struct pw *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/*
+ * The workload's own check of its result: @ok and what was compared.
+ * A failure before it (the policy did not start, say) stays the result:
+ * the check is added to its message, and the run is not ok.
+ */
+void pw_verify(struct pw *w, bool ok, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* The libcxlpool pool of this run: the local limit is its budget. */
 struct cxlpool *pw_pool(struct pw *w);

@@ -148,8 +148,7 @@ int wl_adam(struct pw *w)
 		if (e > err)
 			err = e;
 	}
-	w->ok = err < 1e-4;
-	snprintf(w->verify, sizeof(w->verify),
+	pw_verify(w, err < 1e-4,
 		 "64 parameters after %d steps vs a double-precision recomputation: max error %.2e",
 		 steps, err);
 	pw_field(w, "\"tensors\":%d,\"tensor_bytes\":%zu,\"param_reads_per_step\":%d,\"steps\":%d",

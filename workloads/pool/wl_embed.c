@@ -178,8 +178,7 @@ int wl_embed(struct pw *w)
 	pw_end(w);
 
 	w->checksum = got;
-	w->ok = got == want;
-	snprintf(w->verify, sizeof(w->verify),
+	pw_verify(w, got == want,
 		 "bag sums %.2f, from the row formula %.2f", got, want);
 	pw_field(w, "\"rows\":%u,\"row_bytes\":%zu,\"lookups\":%zu,\"bag\":%d,"
 		 "\"zipf\":%.2f,\"oracle_rows\":%u,\"oracle_hit_ratio\":%.4f",

@@ -73,8 +73,7 @@ int wl_gups(struct pw *w)
 	for (size_t i = 0; i < words; i++)
 		bad += t[i] != i;
 	w->checksum = (double)bad;
-	w->ok = bad == 0;
-	snprintf(w->verify, sizeof(w->verify),
+	pw_verify(w, bad == 0,
 		 "updates applied twice: %zu of %zu words differ from their start value",
 		 bad, words);
 	pw_field(w, "\"words\":%zu,\"updates\":%zu", words, (size_t)steps * per_step);

@@ -214,8 +214,7 @@ int wl_kv(struct pw *w)
 		sum += out[k];
 	w->checksum = sum;
 	err = reference_error(out, 0, steps - 1, ctx0 + steps);
-	w->ok = err < 1e-4;
-	snprintf(w->verify, sizeof(w->verify),
+	pw_verify(w, err < 1e-4,
 		 "session 0 head 0 at step %d vs a double-precision recomputation: max error %.2e",
 		 steps, err);
 	pw_field(w, "\"sessions\":%d,\"heads\":%d,\"head_dim\":%d,\"block_bytes\":%zu,"

@@ -164,8 +164,7 @@ int wl_layers(struct pw *w)
 			sum += x[t * d + j];
 	w->checksum = sum;
 	err = reference_error(x, d, sweeps);
-	w->ok = err < 1e-3;
-	snprintf(w->verify, sizeof(w->verify),
+	pw_verify(w, err < 1e-3,
 		 "token 0 after %d sweeps vs a double-precision recomputation: max error %.2e",
 		 sweeps, err);
 	pw_field(w, "\"layers\":%d,\"layer_bytes\":%zu,\"tokens\":%d,\"sweeps\":%d,"
