@@ -59,9 +59,24 @@ struct mf_lane {
 	double at;		/* modeled ns that vtime stands for */
 	int nflows;		/* flows seen (entries of finish[] in use) */
 	double finish[MF_FLOWS];	/* vtime at which a flow's last transfer ends */
+	/*
+	 * A requester's own lane on a shared resource (model_share.h) runs
+	 * at its share of the resource's rate; its queueing term still sees
+	 * the whole resource: utilisation over the full rate (rho_per_byte),
+	 * its own recent bytes plus the others' (others_rate, bytes per ns).
+	 * A lane of its own: rho_per_byte == per_byte, others_rate 0.
+	 */
+	double rho_per_byte;
+	double others_rate;
 };
 
 void mf_lane_init(struct mf_lane *l, double gbps, double queue_ns);
+/*
+ * Serve at @share_gbps of the lane's own rate (its whole resource's),
+ * others drawing @others_gbps of it meanwhile (model_share.h).
+ */
+void mf_lane_set_share(struct mf_lane *l, double full_gbps, double share_gbps,
+		       double others_gbps);
 
 struct mf_grant {
 	double pass;		/* when the transfer gets through (>= request) */

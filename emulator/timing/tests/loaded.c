@@ -147,7 +147,12 @@ int main(void)
 		     "chaser %6.1f ns (%.2fx)", loads[i].streamers,
 		     loads[i].gap, p[i].gbps, 100 * p[i].gbps / GBPS,
 		     p[i].latency, p[i].latency / idle);
-		if (i && p[i].latency < p[i - 1].latency - 0.5)
+		/*
+		 * At saturation the queueing term reads the others' load of
+		 * two epochs before (model_share.h), which moves by about 1%
+		 * between these points (15.17-15.24 GB/s): no fall beyond that.
+		 */
+		if (i && p[i].latency < 0.99 * p[i - 1].latency - 0.5)
 			rising = false;
 	}
 	ok(fabs(p[0].latency - idle) / idle < 0.01,
