@@ -81,6 +81,7 @@ static void used(struct mf_user *u, enum mf_dir dir, double t, uint32_t bytes,
 		__atomic_store_n(&u->queued[dir][k], 0, __ATOMIC_RELAXED);
 		__atomic_store_n(&u->ahead[dir][k], 0, __ATOMIC_RELAXED);
 		__atomic_store_n(&u->reqs[dir][k], 0, __ATOMIC_RELAXED);
+		__atomic_store(&u->share[dir][k], &u->lane[dir].rate, __ATOMIC_RELAXED);
 		__atomic_store_n(&u->used_epoch[dir][k], e, __ATOMIC_RELEASE);
 	}
 	__atomic_store_n(&u->used[dir][k], u->used[dir][k] + bytes, __ATOMIC_RELAXED);

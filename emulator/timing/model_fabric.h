@@ -48,6 +48,7 @@ struct mf_user {
 	int32_t pad;
 	uint64_t used[2][MF_EPOCHS];	/* bytes moved in epoch used_epoch */
 	uint64_t queued[2][MF_EPOCHS];	/* of which behind its own earlier ones */
+	double share[2][MF_EPOCHS];	/* its share then, bytes per ns */
 	/* bytes its transfers found queued ahead of them, summed, and how many */
 	uint64_t ahead[2][MF_EPOCHS], reqs[2][MF_EPOCHS];
 	int64_t used_epoch[2][MF_EPOCHS];

@@ -1,8 +1,15 @@
 // SPDX-License-Identifier: MIT
 #include "model_share.h"
 
-/* Part of a requester's bytes that queued on its lane: it would take more. */
-#define MS_WANTS_MORE 0.5
+/*
+ * A requester would take more than its share when most of its bytes
+ * queued on its lane behind its own AND it drew most of its share: a
+ * stream far below its share still queues in bursts (misses issued
+ * together), and a requester held at its share by something else (a cap)
+ * draws it without queueing here.
+ */
+#define MS_QUEUED 0.5
+#define MS_DREW 0.8
 
 /* One party to a share: a host, or a requester of one host. */
 struct party {
@@ -44,9 +51,10 @@ static double level(struct party *p, int n, double rate)
 	return greedy ? rate / greedy : rate;
 }
 
-/* What user @v moved in direction @dir during epoch @e, and how much queued. */
+/* What user @v moved in direction @dir during epoch @e, how much queued,
+ * and its share then. */
 static bool past_use(const struct mf_user *v, enum mf_dir dir, int64_t e,
-		     uint64_t *bytes, uint64_t *queued)
+		     uint64_t *bytes, uint64_t *queued, double *share)
 {
 	int k = (int)(e % MF_EPOCHS);
 
@@ -54,6 +62,7 @@ static bool past_use(const struct mf_user *v, enum mf_dir dir, int64_t e,
 		return false;
 	*bytes = __atomic_load_n(&v->used[dir][k], __ATOMIC_RELAXED);
 	*queued = __atomic_load_n(&v->queued[dir][k], __ATOMIC_RELAXED);
+	__atomic_load(&v->share[dir][k], share, __ATOMIC_RELAXED);
 	return *bytes > 0;
 }
 
@@ -85,20 +94,21 @@ void ms_share(struct mf_res *r, struct mf_user *u, enum mf_dir dir, double t)
 		const struct mf_user *v = &r->users[i];
 		int w = __atomic_load_n(&v->who, __ATOMIC_ACQUIRE) - 1, h, k;
 		uint64_t b, q, b3, q3;
-		double want;
+		double want, had, had3;
 
 		if (w < 0)
 			break;		/* entries fill in order */
 		if (w == me)
 			continue;
 		/* the load the queueing term sees: the two epochs before, averaged */
-		if (past_use(v, dir, past - 1, &b3, &q3))
+		if (past_use(v, dir, past - 1, &b3, &q3, &had3))
 			others += b3;
-		if (!past_use(v, dir, past, &b, &q))
+		if (!past_use(v, dir, past, &b, &q, &had))
 			continue;
 		others += b;
-		/* one whose transfers queued behind each other would take more */
-		want = (double)q >= MS_WANTS_MORE * (double)b ? -1 : (double)b * per_ns;
+		want = (double)b * per_ns;
+		if ((double)q >= MS_QUEUED * (double)b && want >= MS_DREW * had)
+			want = -1;	/* it would take more */
 		h = w / MF_FLOW_SLOTS;
 		if (h == host) {
 			mates[nmates++] = (struct party){ want };
