@@ -9,7 +9,9 @@
  * fluid form of round robin). Each host is a flow; every flow with
  * transfers waiting gets an equal share of the rate, and a flow that
  * wants less than its share leaves the rest to the others (work
- * conserving). Within a host, transfers go first come, first served.
+ * conserving). A lane of one resource with several flows does this
+ * directly (anonymous requesters); requesters that share a resource each
+ * take a lane of their own at their share instead (model_share.h).
  * A flow's transfer passes at the time its last byte would leave the
  * resource under that rule, less the time to send it at full rate: idle,
  * it passes at once; a saturated resource delivers exactly its rate.
@@ -26,8 +28,8 @@
  * held at MF_RHO_MAX so that a load which can fill the resource still gets
  * its full rate; beyond that, the sharing rule's own queue takes over.
  *
- * Requests must come in modeled-time order (model_share.h sees to it);
- * one from before the lane's present is served from its present.
+ * A request from before the lane's present (its requester's clock is
+ * behind the lane's latest transfer) is served from its present.
  */
 #ifndef CXLBED_MODEL_LANE_H
 #define CXLBED_MODEL_LANE_H
