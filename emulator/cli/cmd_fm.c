@@ -159,36 +159,28 @@ int cmd_fm(int argc, char **argv)
 		  "print the fabric manager's JSON reply as it is", NULL },
 		{ NULL }
 	};
-	g_autoptr(GOptionContext) ctx = g_option_context_new(
-		"list | status | bind LD|any HOST | unbind [LD]");
 	g_autoptr(GError) err = NULL;
 	g_autoptr(JsonObject) args = json_object_new();
 	g_autoptr(JsonObject) reply = NULL;
 	const char *verb, *cmd;
 
-	g_option_context_set_summary(ctx,
-		"Talk to the fabric manager of a running run (RUN/fm.sock):\n"
-		"  list             every logical device: state, owner, port, region\n"
-		"  status           ownership map, pool and per-host capacity, events\n"
-		"  bind LD HOST     bind an LD (or 'any' free one) to a host\n"
-		"  unbind LD        release an LD from its host (or --host H)\n"
-		"The socket speaks JSON lines with commands named after the CXL FM\n"
-		"API (get-ld-info, get-ld-allocations, bind-vppb, unbind-vppb,\n"
-		"status): docs/pooling.md. Exit 0 done, 1 refused or failed, 2 bad use\n"
-		"(a usage error, or an LD, host, pool or mode the run does not have).");
-	g_option_context_add_main_entries(ctx, entries, NULL);
-	if (!g_option_context_parse(ctx, &argc, &argv, &err)) {
-		fprintf(stderr, "cxlbed fm: %s\n", err->message);
+	if (!verb_options(&argc, &argv, "list | status | bind LD|any HOST | unbind [LD]",
+			  "Talk to the fabric manager of a running run (RUN/fm.sock):\n"
+			  "  list             every logical device: state, owner, port, region\n"
+			  "  status           ownership map, pool and per-host capacity, events\n"
+			  "  bind LD HOST     bind an LD (or 'any' free one) to a host\n"
+			  "  unbind LD        release an LD from its host (or --host H)\n"
+			  "The socket speaks JSON lines with commands named after the CXL FM\n"
+			  "API (get-ld-info, get-ld-allocations, bind-vppb, unbind-vppb,\n"
+			  "status): docs/pooling.md. Exit 0 done, 1 refused or failed, 2 bad use\n"
+			  "(a usage error, or an LD, host, pool or mode the run does not have).", entries))
 		return 2;
-	}
 	verb = argc > 1 ? argv[1] : NULL;
 	if (!verb || (!strcmp(verb, "bind") && argc != 4) ||
 	    (!strcmp(verb, "unbind") && argc != 3 && !(argc == 2 && host)) ||
-	    ((!strcmp(verb, "list") || !strcmp(verb, "status")) && argc != 2)) {
-		fprintf(stderr, "cxlbed fm: usage: cxlbed fm [--run DIR] list | status | "
-			"bind LD|any HOST | unbind LD|--host HOST\n");
-		return 2;
-	}
+	    ((!strcmp(verb, "list") || !strcmp(verb, "status")) && argc != 2))
+		return verb_usage("fm", "usage: cxlbed fm [--run DIR] list | status | "
+			"bind LD|any HOST | unbind LD|--host HOST");
 	if (!strcmp(verb, "list"))
 		cmd = "get-ld-info";
 	else if (!strcmp(verb, "status"))
@@ -197,18 +189,14 @@ int cmd_fm(int argc, char **argv)
 		cmd = "bind-vppb";
 	else if (!strcmp(verb, "unbind"))
 		cmd = "unbind-vppb";
-	else {
-		fprintf(stderr, "cxlbed fm: unknown command '%s'; use list, status, "
-			"bind or unbind\n", verb);
-		return 2;
-	}
+	else
+		return verb_usage("fm", "unknown command '%s'; use list, status, "
+			"bind or unbind", verb);
 	sock = run ? fm_socket_path(run) : newest_socket();
-	if (!sock) {
-		fprintf(stderr, "cxlbed fm: no run with a fabric manager under %s; "
+	if (!sock)
+		return verb_usage("fm", "no run with a fabric manager under %s; "
 			"give --run DIR of a running `cxlbed run` whose topology has "
-			"a lending pool\n", cxlbed_path(CXLBED_RESULTS));
-		return 2;
-	}
+			"a lending pool", cxlbed_path(CXLBED_RESULTS));
 	if (!strcmp(cmd, "bind-vppb")) {
 		if (strcmp(argv[2], "any"))
 			json_object_set_string_member(args, "ld", argv[2]);
@@ -223,11 +211,9 @@ int cmd_fm(int argc, char **argv)
 	if (pool)
 		json_object_set_string_member(args, "pool", pool);
 	reply = ask(sock, cmd, args, &err);
-	if (!reply) {
-		fprintf(stderr, "cxlbed fm: %s: %s (is the run still going?)\n", sock,
+	if (!reply)
+		return verb_usage("fm", "%s: %s (is the run still going?)", sock,
 			err->message);
-		return 2;
-	}
 	if (as_json) {
 		g_autofree char *line = json_object_to_line(reply);
 

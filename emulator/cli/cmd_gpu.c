@@ -129,7 +129,6 @@ int cmd_gpu(int argc, char **argv)
 		  "GPU binary (default " GPU_BIN ")", "PATH" },
 		{ NULL }
 	};
-	g_autoptr(GOptionContext) ctx = g_option_context_new("WORKLOAD");
 	g_autoptr(GError) err = NULL;
 	g_autoptr(JsonParser) parser = json_parser_new();
 	g_autoptr(GPtrArray) gargv = NULL;
@@ -143,53 +142,39 @@ int cmd_gpu(int argc, char **argv)
 	bool known = false;
 	int rc = 0;
 
-	g_option_context_set_summary(ctx,
-		"GPU mode: run the tiering runtime on a real GPU with HBM, pinned host\n"
-		"memory and an emulated far tier (CXL- or RDMA-like), against all-HBM,\n"
-		"demand-fetch and CUDA Unified Memory baselines, and write summary.json,\n"
-		"report.md, overlap.svg and gpu.json.\n"
-		"WORKLOAD: layers (GEMM per layer, weights 2x the HBM budget), kv (paged\n"
-		"KV attention, several sessions), adam (offloaded optimizer state),\n"
-		"bandwidth (pinned H2D/D2H), or all.\n"
-		"Needs build/gpu/cxlbed-gpu (built when ./configure finds nvcc) and a GPU.\n"
-		"Exit status: 0 every check passed, 1 a check or the run failed (or no\n"
-		"GPU), 2 bad input.");
-	g_option_context_add_main_entries(ctx, entries, NULL);
-	if (!g_option_context_parse(ctx, &argc, &argv, &err)) {
-		fprintf(stderr, "cxlbed gpu: %s\n", err->message);
+	if (!verb_options(&argc, &argv, "WORKLOAD",
+			  "GPU mode: run the tiering runtime on a real GPU with HBM, pinned host\n"
+			  "memory and an emulated far tier (CXL- or RDMA-like), against all-HBM,\n"
+			  "demand-fetch and CUDA Unified Memory baselines, and write summary.json,\n"
+			  "report.md, overlap.svg and gpu.json.\n"
+			  "WORKLOAD: layers (GEMM per layer, weights 2x the HBM budget), kv (paged\n"
+			  "KV attention, several sessions), adam (offloaded optimizer state),\n"
+			  "bandwidth (pinned H2D/D2H), or all.\n"
+			  "Needs build/gpu/cxlbed-gpu (built when ./configure finds nvcc) and a GPU.\n"
+			  "Exit status: 0 every check passed, 1 a check or the run failed (or no\n"
+			  "GPU), 2 bad input.", entries))
 		return 2;
-	}
-	if (argc != 2) {
-		fprintf(stderr, "cxlbed gpu: one WORKLOAD expected (layers, kv, adam, "
-			"bandwidth, all); see cxlbed gpu --help\n");
-		return 2;
-	}
+	if (argc != 2)
+		return verb_usage("gpu", "one WORKLOAD expected (layers, kv, adam, "
+			"bandwidth, all); see cxlbed gpu --help");
 	wl = argv[1];
 	for (size_t i = 0; i < G_N_ELEMENTS(workloads); i++)
 		known |= !strcmp(wl, workloads[i]);
-	if (!known) {
-		fprintf(stderr, "cxlbed gpu: unknown workload '%s': use layers, kv, "
-			"adam, bandwidth or all\n", wl);
-		return 2;
-	}
+	if (!known)
+		return verb_usage("gpu", "unknown workload '%s': use layers, kv, "
+			"adam, bandwidth or all", wl);
 	if ((c.far_latency < -1) || c.far_bw < 0 || (c.budget && !budget_ok(c.budget)) ||
-	    c.window < 0 || c.slots < 0 || c.slots == 1) {
-		fprintf(stderr, "cxlbed gpu: bad option value: --far-latency and --far-bw "
+	    c.window < 0 || c.slots < 0 || c.slots == 1)
+		return verb_usage("gpu", "bad option value: --far-latency and --far-bw "
 			"must be positive, --hbm-budget a size like 512M or 2G, "
-			"--slots at least 2\n");
-		return 2;
-	}
+			"--slots at least 2");
 
 	run_id = run_id_new("gpu");
-	if (c.out && !run_out_acceptable(c.out, "--out", &err)) {
-		fprintf(stderr, "cxlbed gpu: %s\n", err->message);
-		return 2;
-	}
+	if (c.out && !run_out_acceptable(c.out, "--out", &err))
+		return verb_usage("gpu", "%s", err->message);
 	if (c.from_json) {
-		if (!g_file_get_contents(c.from_json, &output, NULL, &err)) {
-			fprintf(stderr, "cxlbed gpu: %s\n", err->message);
-			return 2;
-		}
+		if (!g_file_get_contents(c.from_json, &output, NULL, &err))
+			return verb_usage("gpu", "%s", err->message);
 		source = g_strdup_printf("rendered from %s", c.from_json);
 		cmdline = g_strdup_printf("cxlbed gpu %s --from-json %s", wl, c.from_json);
 	} else {
