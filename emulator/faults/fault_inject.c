@@ -105,7 +105,7 @@ static bool destroy_bytes(struct faults *f, struct fault_run *r, const char *poo
 	bool ok = fd >= 0;
 
 	for (size_t i = 0; i < (1 << 20) / 8; i++)
-		noise[i] = fault_rng_next(&seed);
+		noise[i] = sched_rng_next(&seed);
 	for (uint64_t done = 0; ok && done < len;) {
 		size_t n = MIN((uint64_t)1 << 20, len - done);
 
@@ -120,7 +120,7 @@ static bool destroy_bytes(struct faults *f, struct fault_run *r, const char *poo
 /* A uniformly drawn element of @a (NULL when empty). */
 static gpointer draw(struct fault_run *r, GPtrArray *a)
 {
-	return a->len ? g_ptr_array_index(a, fault_rng_next(&r->rng) % a->len) : NULL;
+	return a->len ? g_ptr_array_index(a, sched_rng_next(&r->rng) % a->len) : NULL;
 }
 
 static struct fm_ld_at *copy_ld(const struct fm_ld_at *a)
@@ -141,7 +141,7 @@ static enum fault_kind draw_kind(struct fault_run *r)
 
 	if (!n)
 		return FK_POISON;
-	pick = (int)(fault_rng_next(&r->rng) % (uint64_t)n);
+	pick = (int)(sched_rng_next(&r->rng) % (uint64_t)n);
 	for (int k = 0; k < FK_COUNT; k++)
 		if ((r->spec->kinds & (1u << k)) && pick-- == 0)
 			return (enum fault_kind)k;

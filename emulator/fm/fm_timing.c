@@ -9,9 +9,9 @@
  * bumped, and the plugin reloads at its next check-in.
  */
 #include "fm_timing.h"
-#include "fm_faults.h"
+#include "fm_direct.h"
 #include "timing_config.h"
-#include "timing_run.h"
+#include "timing_config.h"
 #include "timing/shm_links.h"
 
 #include <fcntl.h>

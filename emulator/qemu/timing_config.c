@@ -186,3 +186,8 @@ bool timing_config_write(const struct cb_topology *t, const struct cb_host *h,
 {
 	return timing_config_write_opts(t, h, NULL, path, error);
 }
+
+char *timing_config_path(const char *dir, const struct cb_host *h)
+{
+	return g_strdup_printf("%s/timing-%s.cfg", dir, h->id);
+}

@@ -8,7 +8,7 @@
 #include "modeled_clock.h"
 #include "data_check.h"
 #include "fault_rois.h"
-#include "fm.h"
+#include "session.h"
 #include "pool_check.h"
 #include "timing_run.h"
 #include "argv.h"
@@ -66,7 +66,7 @@ struct run {
 	GPtrArray *hosts;	/* struct host_run * */
 	gint64 deadline;	/* whole-run timeout */
 	char *initrd;		/* base image + the scenario's layer, or NULL */
-	struct fm *fm;		/* the fabric manager, when the topology lends */
+	struct run_session *session;	/* events, faults, the FM: when the topology lends */
 };
 
 static gint64 deadline_in(const struct run *run, int seconds)
@@ -606,8 +606,8 @@ static void send_run(struct run *run, struct pending *p, JsonObject *args)
 	g_autoptr(GError) err = NULL;
 
 	/* a phase starts: scenario events waiting for it fire now */
-	fm_phase(run->fm, p->w->id);
-	fm_workload_mark(run->fm, p->hr->h->id, p->w->id, true);
+	run_session_phase(run->session, p->w->id);
+	run_session_workload(run->session, p->hr->h->id, p->w->id, true);
 	if (p->hr->timing_report)
 		p->first_roi = timing_report_roi_count(p->hr->timing_report);
 	p->t0 = g_get_monotonic_time();
@@ -837,7 +837,7 @@ static void finish_one(struct run *run, struct pending *p)
 	else
 		g_set_error(&err, G_IO_ERROR, G_IO_ERROR_FAILED, "%s", rw->error);
 	rw->wall_s = (g_get_monotonic_time() - p->t0) / 1e6;
-	fm_workload_mark(run->fm, hr->h->id, p->w->id, false);
+	run_session_workload(run->session, hr->h->id, p->w->id, false);
 	if (!res) {
 		explain_exit(run, hr, &err);
 		g_free(rw->error);
@@ -1002,19 +1002,19 @@ static void start_fm(struct run *run)
 
 	if (qemu_proc_interrupted())
 		return;
-	run->fm = fm_new(run->topo, run->scn, run->dir);
-	if (!run->fm)
+	run->session = run_session_new(run->scn, run->topo, run->dir);
+	if (!run->session)
 		return;
 	cb_foreach(run->hosts, struct host_run, hr) {
 		if (hr->failed || !qemu_host_has_fm(run->topo, hr->h))
 			continue;
 		g_clear_error(&err);
-		if (!fm_connect_host(run->fm, hr->h, deadline_in(run, 60), &err) &&
+		if (!run_session_connect(run->session, hr->h, deadline_in(run, 60), &err) &&
 		    !qemu_proc_interrupted())
 			host_fail(run, hr, "fm", err);
 	}
 	g_clear_error(&err);
-	if (!qemu_proc_interrupted() && !fm_start(run->fm, &err))
+	if (!qemu_proc_interrupted() && !run_session_start(run->session, &err))
 		result_check(run->res, "fm:start", false, "%s", err->message);
 }
 
@@ -1396,8 +1396,8 @@ int runner_run(const struct scenario *s, const struct cb_topology *t,
 		check_shared_pools(&run);
 		start_fm(&run);
 		run_workloads(&run);
-		fm_stop(run.fm, res);
-		g_clear_pointer(&run.fm, fm_free);
+		run_session_stop(run.session, res);
+		g_clear_pointer(&run.session, run_session_free);
 	}
 
 	if (qemu_proc_interrupted()) {

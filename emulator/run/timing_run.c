@@ -17,16 +17,6 @@ char *timing_shm_name(const char *run_id)
 	return g_strdup_printf("/cxlbed-%s", run_id);
 }
 
-char *timing_report_path(const char *dir, const struct cb_host *h)
-{
-	return g_strdup_printf("%s/timing-%s.json", dir, h->id);
-}
-
-char *timing_config_path(const char *dir, const struct cb_host *h)
-{
-	return g_strdup_printf("%s/timing-%s.cfg", dir, h->id);
-}
-
 char *timing_plugin_arg(const struct cb_host *h, const char *dir,
 			const char *run_id, guint nhosts, bool guest_clock)
 {
@@ -86,28 +76,6 @@ void timing_run_cleanup(const char *run_id)
 	g_autofree char *shm = timing_shm_name(run_id);
 
 	shm_unlink(shm);
-}
-
-JsonArray *timing_report_rois(JsonParser *p, const char *report)
-{
-	JsonNode *root;
-	JsonObject *o;
-
-	if (!json_parser_load_from_file(p, report, NULL) ||
-	    !(root = json_parser_get_root(p)) || !JSON_NODE_HOLDS_OBJECT(root))
-		return NULL;
-	o = json_node_get_object(root);
-	if (!json_object_has_member(o, "rois"))
-		return NULL;
-	return json_object_get_array_member(o, "rois");
-}
-
-guint timing_report_roi_count(const char *report)
-{
-	g_autoptr(JsonParser) p = json_parser_new();
-	JsonArray *rois = timing_report_rois(p, report);
-
-	return rois ? json_array_get_length(rois) : 0;
 }
 
 /* Modeled [begin, end) intervals of the ROIs of one kind. */

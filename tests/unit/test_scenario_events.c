@@ -60,12 +60,12 @@ int main(void)
 		struct scn_event *e1 = g_ptr_array_index(s->events, 1);
 		struct scn_event *e2 = g_ptr_array_index(s->events, 2);
 
-		ok(e0->when == SCN_WHEN_START && !strcmp(e0->action, "bind") &&
+		ok(e0->when.kind == TRIG_START && !strcmp(e0->action, "bind") &&
 		   !strcmp(e0->ld, "p0.ld0") && !strcmp(e0->mode, "ram"),
 		   "when = start, bind p0.ld0, mode ram by default");
-		ok(e1->when == SCN_WHEN_TIME && e1->at_s == 2.5 && e1->expect_refused &&
+		ok(e1->when.kind == TRIG_AT && e1->when.at_lo == 2.5 && e1->expect_refused &&
 		   !strcmp(e1->mode, "devdax"), "at = 2.5s, expect = refused, devdax");
-		ok(e2->when == SCN_WHEN_PHASE && !strcmp(e2->phase, "grow") &&
+		ok(e2->when.kind == TRIG_PHASE && !strcmp(e2->when.phase, "grow") &&
 		   !e2->ld && !strcmp(e2->host, "h0"), "when = phase:grow, unbind h0's newest");
 	} else {
 		for (int i = 0; i < 3; i++)
@@ -98,7 +98,7 @@ int main(void)
 	scenario_free(s);
 	bad("no action", "[event e]\nwhen = start\nhost = h0\n", 5, "needs action = bind");
 	bad("neither at nor when", "[event e]\naction = bind\nhost = h0\n", 5,
-	    "needs one of at = SECONDS");
+	    "needs one of at = TIME");
 	bad("bad when", "[event e]\naction = bind\nhost = h0\nwhen = later\n", 8,
 	    "when = 'later'");
 

@@ -1,20 +1,29 @@
 /* SPDX-License-Identifier: MIT */
-/*
- * The run's modeled clock as the host reads it: every vCPU of every host
- * publishes its modeled time in the timing segment's slots (0: not
- * running). The fault injector takes the slowest running one, so that a
- * time it records is never later than what a guest had reached: a
- * detection latency measured from it errs long, by at most the model's
- * skew bound between vCPUs (docs/timing-model.md).
- */
-#include "fault_priv.h"
+/* The run's clocks (run_clock.h). */
+#include "run_clock.h"
 #include "timing/shm_links.h"
 
+#include <stdio.h>
 #include <string.h>
 
-double fault_modeled_now_ns(struct faults *f)
+void run_clock_start(struct run_clock *c)
 {
-	struct tm_shared *s = f->timing && f->fm ? fm_timing_segment(f->fm) : NULL;
+	c->t0 = g_get_monotonic_time();
+}
+
+double run_clock_wall_s(const struct run_clock *c)
+{
+	return c->t0 ? (g_get_monotonic_time() - c->t0) / 1e6 : 0;
+}
+
+static struct tm_shared *segment(const struct run_clock *c)
+{
+	return c->segment ? c->segment(c->ctx) : NULL;
+}
+
+double run_clock_modeled_ns(const struct run_clock *c)
+{
+	struct tm_shared *s = segment(c);
 	uint64_t min = 0;
 	int n;
 
@@ -30,9 +39,9 @@ double fault_modeled_now_ns(struct faults *f)
 	return min ? (double)(min - 1) : -1;
 }
 
-uint64_t fault_pool_written(struct faults *f, const char *pool)
+uint64_t run_clock_pool_written(const struct run_clock *c, const char *pool)
 {
-	struct tm_shared *s = f->timing && f->fm ? fm_timing_segment(f->fm) : NULL;
+	struct tm_shared *s = segment(c);
 	char name[MF_NAME];
 	uint64_t bytes = 0;
 	int n;

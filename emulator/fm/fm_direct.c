@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The fabric manager's side of fault injection (fm_faults.h): the bound
+ * The fabric manager's side of fault injection (fm_direct.h): the bound
  * LDs, QMP and agent requests on a host's FM channels, and surprise
  * removal of an LD, followed in the worker's tick until QEMU has removed
  * the device. All of it runs in the FM's worker thread.
  */
-#include "fm_faults.h"
+#include "fm_direct.h"
 #include "fm_priv.h"
 #include "fm_timing.h"
 #include "argv.h"
@@ -43,11 +43,6 @@ void fm_ld_at_free(gpointer p)
 	g_free(a->pool);
 	g_free(a->host);
 	g_free(a);
-}
-
-double fm_clock_s(const struct fm *fm)
-{
-	return fm_now_s(fm);
 }
 
 GPtrArray *fm_bound_lds(struct fm *fm, const char *pool)

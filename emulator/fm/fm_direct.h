@@ -5,14 +5,12 @@
  * ownership map, so faults act through it, in its worker thread
  * (docs/faults.md). Nothing here takes a host's consent: that is the point.
  */
-#ifndef CXLBED_FM_FAULTS_H
-#define CXLBED_FM_FAULTS_H
+#ifndef CXLBED_FM_DIRECT_H
+#define CXLBED_FM_DIRECT_H
 
 #include "fm.h"
 
 #include <json-glib/json-glib.h>
-
-struct tm_shared;
 
 /* A bound LD as the injector sees it. */
 struct fm_ld_at {
@@ -48,10 +46,5 @@ void fm_pool_dead(struct fm *fm, const char *pool);
 void fm_faults_poll(struct fm *fm);
 /* How many surprise removals are still under way. */
 guint fm_removals_pending(struct fm *fm);
-
-/* The run's timing segment (NULL without the timing model). */
-struct tm_shared *fm_timing_segment(struct fm *fm);
-/* Seconds since the FM started (host wall time). */
-double fm_clock_s(const struct fm *fm);
 
 #endif

@@ -7,7 +7,7 @@
  * end_ns (modeled) in "modeled_rois".
  */
 #include "fault_rois.h"
-#include "timing_run.h"
+#include "timing_report.h"
 
 #define FIRST_ID 3000
 #define IDS 6
