@@ -1,7 +1,7 @@
 # Host side: the cxlbed CLI and the library its verbs and unit tests share.
 # New .c files under these directories are picked up automatically.
 HOST_DIRS := emulator/common emulator/schedule emulator/topology emulator/qemu emulator/run \
-	     emulator/report emulator/cli emulator/fm emulator/faults \
+	     emulator/results emulator/cli emulator/fm emulator/faults \
 	     emulator/export emulator/sweep
 HOST_SRCS := $(foreach d,$(HOST_DIRS),$(wildcard $(d)/*.c))
 HOST_LIB_SRCS := $(filter-out emulator/cli/main.c,$(HOST_SRCS))

@@ -13,7 +13,6 @@
  *                clock; under plain TCG it is emulation time)
  */
 #include "fault_priv.h"
-#include "fault_report.h"
 #include "fault_rois.h"
 #include "progress.h"
 
@@ -575,5 +574,4 @@ void fault_join(struct faults *f, struct run_result *res)
 			      g_hash_table_size(pools), m);
 	}
 	res->fault_seed = (gint64)f->sched->seed;
-	fault_report_write_svg(res, f->dir);
 }

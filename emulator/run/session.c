@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* A run session (session.h): the clock, the schedule, and who acts. */
 #include "session.h"
+#include "fault_report.h"
 #include "faults.h"
 #include "fm.h"
 #include "guest_view.h"
@@ -203,6 +204,8 @@ void run_session_stop(struct run_session *rs, struct run_result *res)
 	if (!rs->clock.t0)
 		return;	/* never started */
 	faults_finish(rs->faults, res);
+	if (rs->faults)
+		fault_report_write_svg(res, rs->dir);	/* the fault timeline */
 	check_unfired(rs);
 	pool = fm_finish(rs->fm, res);
 	if (!pool)
