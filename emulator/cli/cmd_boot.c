@@ -3,10 +3,10 @@
  * cxlbed boot TOPOLOGY|SCENARIO [--host NAME] [--packages LIST] [--files SPEC]:
  * a console on a booted CXL guest, with the user's programs in it.
  */
-#include "commands.h"
-#include "guest_kernel.h"
-#include "guest_layer.h"
-#include "runner.h"
+#include "cli/commands.h"
+#include "run/guest_kernel.h"
+#include "run/guest_layer.h"
+#include "run/runner.h"
 
 #include <stdio.h>
 

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* cxlbed clean [--dry-run]: clean up after runs whose cxlbed was killed. */
-#include "commands.h"
-#include "paths.h"
-#include "run_registry.h"
+#include "cli/commands.h"
+#include "common/paths.h"
+#include "run/run_registry.h"
 
 #include <stdio.h>
 

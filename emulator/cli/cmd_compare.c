@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* cxlbed compare BASELINE CANDIDATE [--threshold ...] [--format ...] */
-#include "commands.h"
-#include "compare.h"
-#include "error.h"
-#include "json_write.h"
-#include "result_read.h"
+#include "cli/commands.h"
+#include "results/compare.h"
+#include "common/error.h"
+#include "common/json_write.h"
+#include "results/result_read.h"
 
 #include <glib/gstdio.h>
 #include <stdio.h>

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /* cxlbed export --libvirt TOPOLOGY [--host NAME] [--out DIR] */
-#include "commands.h"
-#include "argv.h"
-#include "error.h"
-#include "libvirt.h"
-#include "paths.h"
-#include "pci_numbers.h"
-#include "topology.h"
+#include "cli/commands.h"
+#include "qemu/argv.h"
+#include "common/error.h"
+#include "export/libvirt.h"
+#include "common/paths.h"
+#include "qemu/pci_numbers.h"
+#include "topology/topology.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -5,12 +5,12 @@
  * The socket's commands are named after the CXL FM API; these verbs are
  * the short names a person types.
  */
-#include "commands.h"
-#include "fm.h"
-#include "fm_client.h"
-#include "fm_print.h"
-#include "jsonline.h"
-#include "paths.h"
+#include "cli/commands.h"
+#include "fm/fm.h"
+#include "fm/fm_client.h"
+#include "results/fm_print.h"
+#include "qemu/jsonline.h"
+#include "common/paths.h"
 
 #include <stdio.h>
 #include <string.h>

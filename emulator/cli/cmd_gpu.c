@@ -4,9 +4,9 @@
  * gpu.json captured elsewhere (the GPU machine needs only the static
  * cxlbed-gpu binary).
  */
-#include "cfgfile.h"
-#include "commands.h"
-#include "gpu_run.h"
+#include "common/cfgfile.h"
+#include "cli/commands.h"
+#include "run/gpu_run.h"
 
 #include <string.h>
 

@@ -4,11 +4,11 @@
  * reuse) the guest's extra layer, without booting; print its path. Fetches
  * the packages ahead of a run, and shows what the cache holds.
  */
-#include "commands.h"
-#include "error.h"
-#include "guest_layer.h"
-#include "progress.h"
-#include "scenario.h"
+#include "cli/commands.h"
+#include "common/error.h"
+#include "run/guest_layer.h"
+#include "common/progress.h"
+#include "run/scenario.h"
 
 #include <stdio.h>
 

@@ -5,17 +5,17 @@
  * Starts nothing and writes nothing; CDAT, SRAT/HMAT and pool paths are
  * shown where a run would put them.
  */
-#include "commands.h"
-#include "data_check.h"
-#include "acpi_numa.h"
-#include "argv.h"
-#include "cdat.h"
-#include "error.h"
-#include "guest_kernel.h"
-#include "guest_layer.h"
-#include "run_input.h"
-#include "timing_run.h"
-#include "topology.h"
+#include "cli/commands.h"
+#include "run/data_check.h"
+#include "qemu/acpi_numa.h"
+#include "qemu/argv.h"
+#include "qemu/cdat.h"
+#include "common/error.h"
+#include "run/guest_kernel.h"
+#include "run/guest_layer.h"
+#include "run/run_input.h"
+#include "run/timing_run.h"
+#include "topology/topology.h"
 
 #include <stdio.h>
 

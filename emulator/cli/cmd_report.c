@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* cxlbed report PATH...: (re)draw report.html (and a table's table.md and plot) of result folders. */
-#include "commands.h"
-#include "error.h"
-#include "html.h"
-#include "result_read.h"
+#include "cli/commands.h"
+#include "common/error.h"
+#include "results/html.h"
+#include "results/result_read.h"
 
 #include <stdio.h>
 

@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /* cxlbed run [SCENARIO|TOPOLOGY] [--out DIR] [--boot-only] [--no-timing] */
-#include "commands.h"
-#include "argv.h"
-#include "error.h"
-#include "fault_schedule.h"
-#include "guest_kernel.h"
-#include "paths.h"
-#include "qemu_binary.h"
-#include "run_input.h"
-#include "runner.h"
+#include "cli/commands.h"
+#include "qemu/argv.h"
+#include "common/error.h"
+#include "faults/fault_schedule.h"
+#include "run/guest_kernel.h"
+#include "common/paths.h"
+#include "qemu/qemu_binary.h"
+#include "run/run_input.h"
+#include "run/runner.h"
 
 #include <string.h>
 #include <stdio.h>

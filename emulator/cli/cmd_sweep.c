@@ -3,10 +3,10 @@
  * cxlbed sweep SWEEPFILE [--jobs N | --slurm [--submit]] [--out DIR]
  * cxlbed sweep --collect DIR        cxlbed sweep --point N DIR
  */
-#include "commands.h"
-#include "error.h"
-#include "paths.h"
-#include "sweep.h"
+#include "cli/commands.h"
+#include "common/error.h"
+#include "common/paths.h"
+#include "sweep/sweep.h"
 
 #include <stdio.h>
 #include <stdlib.h>

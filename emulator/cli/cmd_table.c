@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /* cxlbed table TOPOLOGY... [--out DIR]: the latency/bandwidth table. */
-#include "commands.h"
-#include "guest_kernel.h"
-#include "html.h"
-#include "paths.h"
-#include "run_dir.h"
-#include "runner.h"
-#include "table_paths.h"
-#include "timing_limits.h"
-#include "timing_run.h"
+#include "cli/commands.h"
+#include "run/guest_kernel.h"
+#include "results/html.h"
+#include "common/paths.h"
+#include "run/run_dir.h"
+#include "run/runner.h"
+#include "results/table_paths.h"
+#include "qemu/timing_limits.h"
+#include "run/timing_run.h"
 
 #include <errno.h>
 #include <stdio.h>

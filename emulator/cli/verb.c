@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* What every verb does first: its options parsed, bad use said once. */
-#include "commands.h"
+#include "cli/commands.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-#include "progress.h"
+#include "common/progress.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -5,9 +5,9 @@
  * anything boots. Each error names the line of the key at fault; the
  * [fault NAME] line only when no key is (no lending pool at all).
  */
-#include "fault_schedule.h"
-#include "error.h"
-#include "path.h"
+#include "faults/fault_schedule.h"
+#include "common/error.h"
+#include "topology/path.h"
 
 #include <string.h>
 

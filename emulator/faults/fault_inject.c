@@ -18,8 +18,8 @@
  *                    uncorrectable media event also destroys its 64 bytes
  *   link-degrade, link-flap  the timing model's resources (fault_link.c)
  */
-#include "fault_priv.h"
-#include "error.h"
+#include "faults/fault_priv.h"
+#include "common/error.h"
 
 #include <fcntl.h>
 #include <string.h>

@@ -12,9 +12,9 @@
  *   t_guest_s    the guest's own clock (modeled only with a modeled guest
  *                clock; under plain TCG it is emulation time)
  */
-#include "fault_priv.h"
-#include "fault_rois.h"
-#include "progress.h"
+#include "faults/fault_priv.h"
+#include "results/fault_rois.h"
+#include "common/progress.h"
 
 #include <math.h>
 #include <string.h>

@@ -10,7 +10,7 @@
  * signal = on, each degradation also raises a correctable error (CRC
  * threshold) on the LDs behind the resource, as a marginal link does.
  */
-#include "fault_priv.h"
+#include "faults/fault_priv.h"
 #include "timing/model_degrade.h"
 #include "timing/shm_links.h"
 

@@ -3,8 +3,8 @@
 #ifndef CXLBED_FAULT_PRIV_H
 #define CXLBED_FAULT_PRIV_H
 
-#include "faults.h"
-#include "fm_direct.h"
+#include "faults/faults.h"
+#include "fm/fm_direct.h"
 
 /* One fault of the schedule, as it happens. */
 struct fault_run {

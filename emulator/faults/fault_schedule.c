@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "fault_schedule.h"
-#include "duration.h"
-#include "error.h"
+#include "faults/fault_schedule.h"
+#include "common/duration.h"
+#include "common/error.h"
 
 #include <math.h>
 #include <string.h>

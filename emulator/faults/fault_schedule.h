@@ -27,9 +27,9 @@
 #ifndef CXLBED_FAULT_SCHEDULE_H
 #define CXLBED_FAULT_SCHEDULE_H
 
-#include "cfgfile.h"
-#include "topology.h"
-#include "trigger.h"
+#include "common/cfgfile.h"
+#include "topology/topology.h"
+#include "schedule/trigger.h"
 
 #include <stdbool.h>
 #include <stdint.h>

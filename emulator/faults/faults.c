@@ -5,8 +5,8 @@
  * reported; everything but the workload windows runs in the fabric
  * manager's worker thread.
  */
-#include "fault_priv.h"
-#include "progress.h"
+#include "faults/fault_priv.h"
+#include "common/progress.h"
 
 #include <string.h>
 

@@ -11,10 +11,10 @@
 #ifndef CXLBED_FAULTS_H
 #define CXLBED_FAULTS_H
 
-#include "fault_schedule.h"
-#include "result.h"
-#include "schedule.h"
-#include "topology.h"
+#include "faults/fault_schedule.h"
+#include "results/result.h"
+#include "schedule/schedule.h"
+#include "topology/topology.h"
 
 #include <json-glib/json-glib.h>
 

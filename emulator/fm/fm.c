@@ -4,13 +4,13 @@
  * performs one operation at a time, its owner's hooks, the guests' pool
  * demand, and its records at the end.
  */
-#include "fm_priv.h"
-#include "fm_timing.h"
-#include "fm_direct.h"
-#include "argv.h"
-#include "error.h"
-#include "process.h"
-#include "progress.h"
+#include "fm/fm_priv.h"
+#include "fm/fm_timing.h"
+#include "fm/fm_direct.h"
+#include "qemu/argv.h"
+#include "common/error.h"
+#include "qemu/process.h"
+#include "common/progress.h"
 
 #include <sys/socket.h>
 #include <stdarg.h>

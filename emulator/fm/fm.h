@@ -17,9 +17,9 @@
 #ifndef CXLBED_FM_H
 #define CXLBED_FM_H
 
-#include "result.h"
-#include "run_clock.h"
-#include "topology.h"
+#include "results/result.h"
+#include "schedule/run_clock.h"
+#include "topology/topology.h"
 
 #include <json-glib/json-glib.h>
 

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* A client of a running run's fabric manager, over RUN/fm.sock (fm_client.h). */
-#include "fm_client.h"
-#include "fm.h"
-#include "jsonline.h"
+#include "fm/fm_client.h"
+#include "fm/fm.h"
+#include "qemu/jsonline.h"
 
 #include <glib/gstdio.h>
 #include <string.h>

@@ -5,12 +5,12 @@
  * removal of an LD, followed in the worker's tick until QEMU has removed
  * the device. All of it runs in the FM's worker thread.
  */
-#include "fm_direct.h"
-#include "fm_priv.h"
-#include "fm_timing.h"
-#include "argv.h"
-#include "error.h"
-#include "progress.h"
+#include "fm/fm_direct.h"
+#include "fm/fm_priv.h"
+#include "fm/fm_timing.h"
+#include "qemu/argv.h"
+#include "common/error.h"
+#include "common/progress.h"
 
 #include <fcntl.h>
 #include <string.h>

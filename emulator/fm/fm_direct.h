@@ -8,7 +8,7 @@
 #ifndef CXLBED_FM_DIRECT_H
 #define CXLBED_FM_DIRECT_H
 
-#include "fm.h"
+#include "fm/fm.h"
 
 #include <json-glib/json-glib.h>
 

@@ -17,14 +17,14 @@
  * Every operation lands in pool.events[] and, where it decides the
  * run's verdict, in a check (docs/pooling.md).
  */
-#include "fm_priv.h"
-#include "argv.h"
-#include "cdat.h"
-#include "error.h"
-#include "fm_timing.h"
-#include "progress.h"
-#include "table_skew.h"
-#include "process.h"
+#include "fm/fm_priv.h"
+#include "qemu/argv.h"
+#include "qemu/cdat.h"
+#include "common/error.h"
+#include "fm/fm_timing.h"
+#include "common/progress.h"
+#include "qemu/table_skew.h"
+#include "qemu/process.h"
 
 #include <string.h>
 

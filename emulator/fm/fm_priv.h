@@ -3,10 +3,10 @@
 #ifndef CXLBED_FM_PRIV_H
 #define CXLBED_FM_PRIV_H
 
-#include "fm.h"
-#include "fm_map.h"
-#include "agent.h"
-#include "qmp.h"
+#include "fm/fm.h"
+#include "fm/fm_map.h"
+#include "qemu/agent.h"
+#include "qemu/qmp.h"
 
 struct tm_shared;
 

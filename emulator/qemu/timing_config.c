@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
-#include "timing_config.h"
+#include "qemu/timing_config.h"
 
 #include <string.h>
 
 #include "common/error.h"
-#include "memmap.h"
+#include "qemu/memmap.h"
 
 uint64_t timing_window_base(const struct cb_host *h, const struct cb_window *w)
 {

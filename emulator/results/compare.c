@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* Matching and judging two results (see compare.h). */
-#include "compare.h"
-#include "error.h"
-#include "json_read.h"
+#include "results/compare.h"
+#include "common/error.h"
+#include "common/json_read.h"
 
 #include <math.h>
 #include <stdlib.h>

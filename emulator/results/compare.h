@@ -21,8 +21,8 @@
 #ifndef CXLBED_COMPARE_H
 #define CXLBED_COMPARE_H
 
-#include "result.h"
-#include "table_paths.h"
+#include "results/result.h"
+#include "results/table_paths.h"
 
 #define COMPARE_SCHEMA "cxlbed.compare/1"
 

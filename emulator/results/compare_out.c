@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* A comparison shown: the terminal table, compare.json, JUnit XML. */
-#include "compare.h"
-#include "svg.h"
+#include "results/compare.h"
+#include "results/svg.h"
 
 #include <math.h>
 #include <string.h>

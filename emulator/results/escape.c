@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Run data made safe for Markdown and for links (escape.h). */
-#include "escape.h"
+#include "results/escape.h"
 
 #include <stdbool.h>
 #include <string.h>

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-#include "fault_report.h"
-#include "escape.h"
-#include "fault_rois.h"
-#include "svg.h"
-#include "topology.h"
+#include "results/fault_report.h"
+#include "results/escape.h"
+#include "results/fault_rois.h"
+#include "results/svg.h"
+#include "topology/topology.h"
 
 #include <math.h>
 #include <string.h>

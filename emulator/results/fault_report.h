@@ -8,7 +8,7 @@
 #ifndef CXLBED_FAULT_REPORT_H
 #define CXLBED_FAULT_REPORT_H
 
-#include "result.h"
+#include "results/result.h"
 
 #define FAULT_SVG_FILE "faults-timeline.svg"
 

@@ -6,8 +6,8 @@
  * reported since the workload started. Each entry gains begin_ns and
  * end_ns (modeled) in "modeled_rois".
  */
-#include "fault_rois.h"
-#include "timing_report.h"
+#include "results/fault_rois.h"
+#include "results/timing_report.h"
 
 #define FIRST_ID 3000
 #define IDS 6

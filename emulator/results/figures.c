@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-#include "figures.h"
+#include "results/figures.h"
 
 #include <glib.h>
 

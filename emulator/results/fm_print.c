@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* `cxlbed fm`'s answers as a person reads them (fm_print.h). */
-#include "fm_print.h"
+#include "results/fm_print.h"
 
 #include <string.h>
 

@@ -4,8 +4,8 @@
  * summary.json (cxlbed.result/1 with a gpu section), report.md, the
  * transfer/compute overlap plot (overlap.svg) and the terminal table.
  */
-#include "gpu_report.h"
-#include "svg.h"
+#include "results/gpu_report.h"
+#include "results/svg.h"
 
 #include <math.h>
 #include <stdbool.h>

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /* report.html of a run and of a table (see html.h). */
-#include "html.h"
-#include "escape.h"
-#include "figures.h"
-#include "html_runtime.h"
-#include "program_report.h"
-#include "svg.h"
-#include "topo_tree.h"
+#include "results/html.h"
+#include "results/escape.h"
+#include "results/figures.h"
+#include "results/html_runtime.h"
+#include "results/program_report.h"
+#include "results/svg.h"
+#include "results/topo_tree.h"
 
 #include <string.h>
 

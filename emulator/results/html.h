@@ -7,9 +7,9 @@
 #ifndef CXLBED_REPORT_HTML_H
 #define CXLBED_REPORT_HTML_H
 
-#include "result.h"
-#include "table_paths.h"
-#include "topology.h"
+#include "results/result.h"
+#include "results/table_paths.h"
+#include "topology/topology.h"
 
 /* A run's page; @topo may be NULL (no tree). Caller frees. */
 char *html_run_report(const struct run_result *r, const struct cb_topology *topo);

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /* report.html's sections on what ran on the fabric (html_runtime.h). */
-#include "html_runtime.h"
-#include "fault_report.h"
-#include "html.h"
-#include "policy_report.h"
-#include "pool_report.h"
-#include "svg.h"
+#include "results/html_runtime.h"
+#include "results/fault_report.h"
+#include "results/html.h"
+#include "results/policy_report.h"
+#include "results/pool_report.h"
+#include "results/svg.h"
 
 static double num(JsonObject *o, const char *key, double dflt)
 {

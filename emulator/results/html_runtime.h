@@ -9,7 +9,7 @@
 
 #include <glib.h>
 
-#include "result.h"
+#include "results/result.h"
 
 void html_tiering_section(GString *s, const struct run_result *r);
 void html_pool_section(GString *s, const struct run_result *r);

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* The tiering policies' table and hit-ratio plots (policy_report.h). */
-#include "policy_report.h"
-#include "escape.h"
-#include "svg.h"
+#include "results/policy_report.h"
+#include "results/escape.h"
+#include "results/svg.h"
 
 #include <string.h>
 

@@ -9,7 +9,7 @@
 
 #include <glib.h>
 
-#include "result.h"
+#include "results/result.h"
 
 /* What the policy figures are, for report.md and report.html alike,
  * with the run's clock (result_clock_words); caller frees. */

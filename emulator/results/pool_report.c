@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* The pool section of report.md and its plot (pool_report.h). */
-#include "pool_report.h"
-#include "escape.h"
-#include "svg.h"
+#include "results/pool_report.h"
+#include "results/escape.h"
+#include "results/svg.h"
 
 #include <math.h>
 #include <string.h>

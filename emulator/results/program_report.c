@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* Command workloads' results in the reports (program_report.h). */
-#include "program_report.h"
-#include "escape.h"
-#include "figures.h"
+#include "results/program_report.h"
+#include "results/escape.h"
+#include "results/figures.h"
 
 const char *const program_report_cols[PROGRAM_NCOLS + 1] = {
 	"host", "workload", "where", "exit", "by its own clock",

@@ -10,7 +10,7 @@
 #ifndef CXLBED_PROGRAM_REPORT_H
 #define CXLBED_PROGRAM_REPORT_H
 
-#include "result.h"
+#include "results/result.h"
 
 enum { PROGRAM_NCOLS = 8 };
 

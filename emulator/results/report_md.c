@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /* report.md: the human record of a run, next to summary.json. Every
  * string from the run's data goes through escape.h. */
-#include "escape.h"
-#include "figures.h"
-#include "policy_report.h"
-#include "fault_report.h"
-#include "pool_report.h"
-#include "program_report.h"
-#include "result.h"
+#include "results/escape.h"
+#include "results/figures.h"
+#include "results/policy_report.h"
+#include "results/fault_report.h"
+#include "results/pool_report.h"
+#include "results/program_report.h"
+#include "results/result.h"
 
 static void md_measure(GString *s, double v, const char *fmt)
 {

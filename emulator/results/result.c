@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-#include "result.h"
-#include "figures.h"
+#include "results/result.h"
+#include "results/figures.h"
 
 #include <string.h>
 

@@ -4,10 +4,10 @@
  * into a table, so that reports can be redrawn and runs compared after
  * the fact (cxlbed report, cxlbed compare, cxlbed sweep --collect).
  */
-#include "result_read.h"
-#include "error.h"
-#include "json_read.h"
-#include "paths.h"
+#include "results/result_read.h"
+#include "common/error.h"
+#include "common/json_read.h"
+#include "common/paths.h"
 
 #include <string.h>
 

@@ -7,8 +7,8 @@
 #ifndef CXLBED_RESULT_READ_H
 #define CXLBED_RESULT_READ_H
 
-#include "result.h"
-#include "table_paths.h"
+#include "results/result.h"
+#include "results/table_paths.h"
 
 /*
  * summary.json (schema cxlbed.result/1 exactly) or table.json

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* summary.json: the machine-readable contract (schema cxlbed.result/1). */
-#include "result.h"
-#include "json_write.h"
+#include "results/result.h"
+#include "common/json_write.h"
 
 #include <math.h>
 

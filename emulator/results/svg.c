@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* A line plot in plain SVG (see svg.h). */
-#include "svg.h"
+#include "results/svg.h"
 
 #include <math.h>
 #include <stdbool.h>

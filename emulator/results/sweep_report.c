@@ -5,12 +5,12 @@
  * sweep.csv, sweep-results.json, sweep.md, sweep.svg (latency against the
  * first axis) and report.html.
  */
-#include "sweep_report.h"
-#include "escape.h"
-#include "figures.h"
-#include "html.h"
-#include "json_write.h"
-#include "svg.h"
+#include "results/sweep_report.h"
+#include "results/escape.h"
+#include "results/figures.h"
+#include "results/html.h"
+#include "common/json_write.h"
+#include "results/svg.h"
 
 #include <math.h>
 #include <stdlib.h>

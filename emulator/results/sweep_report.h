@@ -8,8 +8,8 @@
 #ifndef CXLBED_SWEEP_REPORT_H
 #define CXLBED_SWEEP_REPORT_H
 
-#include "result.h"
-#include "sweep_matrix.h"
+#include "results/result.h"
+#include "results/sweep_matrix.h"
 
 #include <stdio.h>
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The end-of-run table on the terminal: per host, per node, then checks. */
-#include "figures.h"
-#include "result.h"
+#include "results/figures.h"
+#include "results/result.h"
 
 void result_print_table(const struct run_result *r, FILE *out)
 {

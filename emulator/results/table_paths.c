@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* Rows and curves of `cxlbed table` from run results (see table_paths.h). */
-#include "table_paths.h"
-#include "escape.h"
-#include "figures.h"
-#include "json_write.h"
-#include "svg.h"
+#include "results/table_paths.h"
+#include "results/escape.h"
+#include "results/figures.h"
+#include "common/json_write.h"
+#include "results/svg.h"
 
 #include <string.h>
 

@@ -24,8 +24,8 @@
 #ifndef CXLBED_TABLE_PATHS_H
 #define CXLBED_TABLE_PATHS_H
 
-#include "result.h"
-#include "topology.h"
+#include "results/result.h"
+#include "topology/topology.h"
 
 #define TABLE_SCHEMA "cxlbed.table/1"
 

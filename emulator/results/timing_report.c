@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-#include "timing_report.h"
+#include "results/timing_report.h"
 
 char *timing_report_path(const char *dir, const struct cb_host *h)
 {

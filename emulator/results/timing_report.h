@@ -3,7 +3,7 @@
 #ifndef CXLBED_TIMING_REPORT_H
 #define CXLBED_TIMING_REPORT_H
 
-#include "topology.h"
+#include "topology/topology.h"
 
 #include <json-glib/json-glib.h>
 

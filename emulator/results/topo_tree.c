@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The topology tree of report.html (see topo_tree.h). */
-#include "topo_tree.h"
-#include "svg.h"
+#include "results/topo_tree.h"
+#include "results/svg.h"
 
 #include <math.h>
 

@@ -9,7 +9,7 @@
 #ifndef CXLBED_TOPO_TREE_H
 #define CXLBED_TOPO_TREE_H
 
-#include "topology.h"
+#include "topology/topology.h"
 
 /* The <svg> element (no XML declaration); caller frees. */
 char *topo_tree_svg(const struct cb_topology *t);

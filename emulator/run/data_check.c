@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-#include "data_check.h"
-#include "qemu_binary.h"
-#include "verify.h"
+#include "run/data_check.h"
+#include "qemu/qemu_binary.h"
+#include "run/verify.h"
 
 #include <stdio.h>
 

@@ -5,10 +5,10 @@
  * summary.json, report.md and overlap.svg written into results/RUN_ID/ or
  * --out DIR; or a gpu.json captured elsewhere rendered (--from-json).
  */
-#include "gpu_run.h"
-#include "gpu_report.h"
-#include "paths.h"
-#include "run_dir.h"
+#include "run/gpu_run.h"
+#include "results/gpu_report.h"
+#include "common/paths.h"
+#include "run/run_dir.h"
 
 #include <json-glib/json-glib.h>
 #include <stdio.h>

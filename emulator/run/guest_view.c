@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-#include "guest_view.h"
-#include "json_get.h"
-#include "verify.h"
-#include "kernel_features.h"
+#include "run/guest_view.h"
+#include "run/json_get.h"
+#include "run/verify.h"
+#include "run/kernel_features.h"
 
 #include "qemu/acpi_numa.h"
 #include "qemu/cdat.h"

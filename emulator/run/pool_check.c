@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-#include "pool_check.h"
-#include "verify.h"
+#include "run/pool_check.h"
+#include "run/verify.h"
 
 #include <string.h>
 

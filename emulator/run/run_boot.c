@@ -1,17 +1,17 @@
 /* SPDX-License-Identifier: MIT */
 /* Booting a run's hosts: QEMU, QMP, the agent, the regions; and why a
  * boot failed or hung, tried again when the platform is to blame. */
-#include "run_priv.h"
-#include "guest_kernel.h"
-#include "data_check.h"
-#include "pool_check.h"
-#include "timing_run.h"
-#include "argv.h"
-#include "progress.h"
-#include "qemu_binary.h"
-#include "run_state.h"
-#include "vcpu_where.h"
-#include "verify.h"
+#include "run/run_priv.h"
+#include "run/guest_kernel.h"
+#include "run/data_check.h"
+#include "run/pool_check.h"
+#include "run/timing_run.h"
+#include "qemu/argv.h"
+#include "common/progress.h"
+#include "qemu/qemu_binary.h"
+#include "run/run_state.h"
+#include "qemu/vcpu_where.h"
+#include "run/verify.h"
 
 #include <errno.h>
 #include <signal.h>

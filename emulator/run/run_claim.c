@@ -1,15 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /* Claiming a run: its name, register entry, folder, state.json, timing
  * segment and guest layer, before anything starts; and letting go. */
-#include "run_priv.h"
-#include "guest_kernel.h"
-#include "guest_layer.h"
-#include "timing_run.h"
-#include "argv.h"
-#include "error.h"
-#include "run_dir.h"
-#include "run_registry.h"
-#include "run_state.h"
+#include "run/run_priv.h"
+#include "run/guest_kernel.h"
+#include "run/guest_layer.h"
+#include "run/timing_run.h"
+#include "qemu/argv.h"
+#include "common/error.h"
+#include "run/run_dir.h"
+#include "run/run_registry.h"
+#include "run/run_state.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* What the runner's steps share about a run's hosts (run_priv.h). */
-#include "run_priv.h"
-#include "progress.h"
+#include "run/run_priv.h"
+#include "common/progress.h"
 
 #include <signal.h>
 #include <string.h>

@@ -3,11 +3,11 @@
 #ifndef CXLBED_RUN_PRIV_H
 #define CXLBED_RUN_PRIV_H
 
-#include "runner.h"
-#include "agent.h"
-#include "process.h"
-#include "qmp.h"
-#include "result.h"
+#include "run/runner.h"
+#include "qemu/agent.h"
+#include "qemu/process.h"
+#include "qemu/qmp.h"
+#include "results/result.h"
 
 #include <stdio.h>
 

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* The end of a run's hosts: QEMU stopped and reaped, how it ended
  * checked, every file of the host let go. */
-#include "run_priv.h"
-#include "argv.h"
-#include "progress.h"
-#include "run_state.h"
+#include "run/run_priv.h"
+#include "qemu/argv.h"
+#include "common/progress.h"
+#include "run/run_state.h"
 
 #include <unistd.h>
 

@@ -1,17 +1,17 @@
 /* SPDX-License-Identifier: MIT */
 /* The scenario's workloads on the booted hosts: when each starts, on which
  * host, node or dax region, and what it returned. */
-#include "run_priv.h"
-#include "command_workload.h"
-#include "modeled_clock.h"
-#include "fault_rois.h"
-#include "session.h"
-#include "timing_run.h"
-#include "error.h"
-#include "figures.h"
-#include "progress.h"
-#include "run_state.h"
-#include "verify.h"
+#include "run/run_priv.h"
+#include "run/command_workload.h"
+#include "run/modeled_clock.h"
+#include "results/fault_rois.h"
+#include "run/session.h"
+#include "run/timing_run.h"
+#include "common/error.h"
+#include "results/figures.h"
+#include "common/progress.h"
+#include "run/run_state.h"
+#include "run/verify.h"
 
 #include <math.h>
 #include <string.h>

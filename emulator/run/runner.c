@@ -6,18 +6,18 @@
  * run_claim.c, run_boot.c, run_workloads.c, run_teardown.c; what they
  * share about a host, run_host.c.
  */
-#include "run_priv.h"
-#include "guest_kernel.h"
-#include "guest_view.h"
-#include "data_check.h"
-#include "session.h"
-#include "argv.h"
-#include "html.h"
-#include "progress.h"
-#include "run_dir.h"
-#include "run_registry.h"
-#include "run_state.h"
-#include "version.h"
+#include "run/run_priv.h"
+#include "run/guest_kernel.h"
+#include "run/guest_view.h"
+#include "run/data_check.h"
+#include "run/session.h"
+#include "qemu/argv.h"
+#include "results/html.h"
+#include "common/progress.h"
+#include "run/run_dir.h"
+#include "run/run_registry.h"
+#include "run/run_state.h"
+#include "common/version.h"
 
 #include <string.h>
 

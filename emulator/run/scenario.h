@@ -7,9 +7,9 @@
 #ifndef CXLBED_SCENARIO_H
 #define CXLBED_SCENARIO_H
 
-#include "cfgfile.h"
-#include "topology.h"
-#include "trigger.h"
+#include "common/cfgfile.h"
+#include "topology/topology.h"
+#include "schedule/trigger.h"
 
 struct fault_schedule;
 

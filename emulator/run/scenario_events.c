@@ -17,10 +17,10 @@
  *   demand = grant | off    (act on pool-demand events from the guests)
  *   sample = 1s             (utilisation sampling period)
  */
-#include "scenario.h"
-#include "duration.h"
-#include "error.h"
-#include "fault_schedule.h"
+#include "run/scenario.h"
+#include "common/duration.h"
+#include "common/error.h"
+#include "faults/fault_schedule.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /* A run session (session.h): the clock, the schedule, and who acts. */
-#include "session.h"
-#include "fault_report.h"
-#include "faults.h"
-#include "fm.h"
-#include "guest_view.h"
-#include "pool_report.h"
-#include "process.h"
-#include "progress.h"
-#include "schedule.h"
+#include "run/session.h"
+#include "results/fault_report.h"
+#include "faults/faults.h"
+#include "fm/fm.h"
+#include "run/guest_view.h"
+#include "results/pool_report.h"
+#include "qemu/process.h"
+#include "common/progress.h"
+#include "schedule/schedule.h"
 
 #include <string.h>
 

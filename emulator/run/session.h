@@ -11,9 +11,9 @@
 #ifndef CXLBED_RUN_SESSION_H
 #define CXLBED_RUN_SESSION_H
 
-#include "result.h"
-#include "scenario.h"
-#include "topology.h"
+#include "results/result.h"
+#include "run/scenario.h"
+#include "topology/topology.h"
 
 struct run_session;
 

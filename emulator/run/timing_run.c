@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-#include "timing_run.h"
-#include "argv.h"
-#include "paths.h"
-#include "timing_config.h"
-#include "verify.h"
+#include "run/timing_run.h"
+#include "qemu/argv.h"
+#include "common/paths.h"
+#include "qemu/timing_config.h"
+#include "run/verify.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -8,10 +8,10 @@
 #ifndef CXLBED_TIMING_RUN_H
 #define CXLBED_TIMING_RUN_H
 
-#include "result.h"
-#include "timing_config.h"
-#include "timing_report.h"
-#include "topology.h"
+#include "results/result.h"
+#include "qemu/timing_config.h"
+#include "results/timing_report.h"
+#include "topology/topology.h"
 
 #define TIMING_PLUGIN "build/timing/libcxlbed-timing.so"
 

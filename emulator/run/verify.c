@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-#include "verify.h"
-#include "guest_view.h"
-#include "json_get.h"
+#include "run/verify.h"
+#include "run/guest_view.h"
+#include "run/json_get.h"
 
 #include <string.h>
 

@@ -7,8 +7,8 @@
 #ifndef CXLBED_VERIFY_H
 #define CXLBED_VERIFY_H
 
-#include "result.h"
-#include "topology.h"
+#include "results/result.h"
+#include "topology/topology.h"
 
 /* Adds checks "enumeration:HOST:*" to r; returns true when all pass. */
 bool verify_enumeration(struct run_result *r, const struct cb_host *h,

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* The run's clocks (run_clock.h). */
-#include "run_clock.h"
+#include "schedule/run_clock.h"
 #include "timing/shm_links.h"
 
 #include <stdio.h>

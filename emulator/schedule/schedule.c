@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* When each action of a run is due, and its firing (schedule.h). */
-#include "schedule.h"
+#include "schedule/schedule.h"
 
 #include <string.h>
 

@@ -9,9 +9,9 @@
 #ifndef CXLBED_SCHEDULE_H
 #define CXLBED_SCHEDULE_H
 
-#include "run_clock.h"
-#include "topology.h"
-#include "trigger.h"
+#include "schedule/run_clock.h"
+#include "topology/topology.h"
+#include "schedule/trigger.h"
 
 struct schedule;
 

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* The trigger grammar (trigger.h) and the seeded generator. */
-#include "trigger.h"
-#include "duration.h"
-#include "error.h"
+#include "schedule/trigger.h"
+#include "common/duration.h"
+#include "common/error.h"
 
 #include <string.h>
 

@@ -22,7 +22,7 @@
 #ifndef CXLBED_SCHEDULE_TRIGGER_H
 #define CXLBED_SCHEDULE_TRIGGER_H
 
-#include "cfgfile.h"
+#include "common/cfgfile.h"
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -3,9 +3,9 @@
  * `cxlbed sweep --collect`: every point's summary.json read back, then
  * written as the sweep's results (results/sweep_report.c).
  */
-#include "sweep.h"
-#include "result_read.h"
-#include "sweep_report.h"
+#include "sweep/sweep.h"
+#include "results/result_read.h"
+#include "results/sweep_report.h"
 
 int sweep_collect(const struct sweep *s, FILE *out)
 {

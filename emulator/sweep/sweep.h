@@ -18,7 +18,7 @@
 #ifndef CXLBED_SWEEP_H
 #define CXLBED_SWEEP_H
 
-#include "sweep_matrix.h"
+#include "results/sweep_matrix.h"
 
 #include <glib.h>
 #include <json-glib/json-glib.h>

@@ -9,9 +9,9 @@
  */
 #define SCENARIO_TEST_OWN_BAD	/* its scratch folder only */
 #include "../unit/scenario_test.h"
-#include "fm_priv.h"
-#include "json_read.h"
-#include "jsonline.h"
+#include "fm/fm_priv.h"
+#include "common/json_read.h"
+#include "qemu/jsonline.h"
 
 #include <stdint.h>
 #include <stdlib.h>

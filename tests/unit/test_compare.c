@@ -5,9 +5,9 @@
  * bad input, and the JUnit and JSON forms.
  */
 #include "tap.h"
-#include "compare.h"
-#include "error.h"
-#include "result_read.h"
+#include "results/compare.h"
+#include "common/error.h"
+#include "results/result_read.h"
 
 static struct table *ref_table(void)
 {

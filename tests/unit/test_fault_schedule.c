@@ -7,7 +7,7 @@
  */
 #define SCENARIO_TEST_OWN_BAD
 #include "scenario_test.h"
-#include "fault_schedule.h"
+#include "faults/fault_schedule.h"
 
 static const char *const head =
 	"[scenario]\ntopology = %s\n"		/* lines 1-2 */
