@@ -45,6 +45,7 @@ struct faults {
 
 /* fault_inject.c: one fault's injection (FM worker thread). */
 void fault_inject(struct faults *f, struct fault_run *r);
+/* fault_step.c: one step of it into the record (a failed one fails it). */
 void fault_step(struct fault_run *r, const char *what, const char *host, bool ok,
 		const char *detail, double wall_s);
 
