@@ -14,7 +14,6 @@ int cmd_clean(int argc, char **argv)
 		  "say what would be cleaned; change nothing", NULL },
 		{ NULL }
 	};
-	g_autoptr(GError) err = NULL;
 	struct sweep_counts n = { 0 };
 	g_autofree char *summary = g_strdup_printf(
 		"Find runs whose cxlbed is gone without ending them (killed, e.g. by\n"
