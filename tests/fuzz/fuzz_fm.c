@@ -22,7 +22,7 @@
 static struct fm *fm;
 static struct cb_topology *topo;
 static struct scenario *scn;
-static struct run_clock clock;
+static struct run_clock run_clock;
 
 /* At exit, before the scratch folder goes: the fabric manager stopped. */
 static void stop_fm(void)
@@ -43,9 +43,9 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	scratch_dir("cxlbed-fuzz-fm.XXXXXX");
 	topo = topology_load(TOPO, NULL);
 	scn = scenario_default_for(TOPO);
-	run_clock_start(&clock);
+	run_clock_start(&run_clock);
 	fm = topo && scn ? fm_new(topo, dir, &(struct fm_config){
-			.sample_s = scn->fm_sample_s, .clock = &clock }) : NULL;
+			.sample_s = scn->fm_sample_s, .clock = &run_clock }) : NULL;
 	if (!fm || !fm_start(fm, NULL))
 		abort();
 	atexit(stop_fm);	/* runs before scratch_dir's removal */
