@@ -166,7 +166,8 @@ void run_session_workload(struct run_session *rs, const char *host, const char *
 		faults_workload(rs->faults, host, name, start, run_clock_wall_s(&rs->clock));
 }
 
-/* Events that never fired fail their check: the scenario said they would. */
+/* Events that never fired fail their check: the scenario said they would.
+ * The events are the schedule's first actions, in their order. */
 static void check_unfired(struct run_session *rs)
 {
 	const struct scn_event *e;
@@ -184,12 +185,17 @@ static void check_unfired(struct run_session *rs)
 		else if (e->when.kind == TRIG_AT)
 			fm_check(rs->fm, name, false, "did not fire: the workloads ended at "
 				 "%.1f s, before at = %.1f s (%s:%d)",
-				 run_clock_wall_s(&rs->clock), e->when.at_lo, e->src.file,
-				 e->src.line);
-		else
+				 run_clock_wall_s(&rs->clock), schedule_at_s(rs->sched, e_i_),
+				 e->src.file, e->src.line);
+		else if (e->when.kind == TRIG_START || e->when.kind == TRIG_PHASE)
 			fm_check(rs->fm, name, false, "did not fire: %s never began (%s:%d)",
 				 e->when.phase ? e->when.phase : "the run", e->src.file,
 				 e->src.line);
+		else
+			fm_check(rs->fm, name, false, "did not fire: its trigger (%s%s%s) "
+				 "never came before the workloads ended (%s:%d)",
+				 trigger_kind_name(e->when.kind), e->when.phase ? ":" : "",
+				 e->when.phase ? e->when.phase : "", e->src.file, e->src.line);
 	}
 }
 
