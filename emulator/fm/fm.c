@@ -13,45 +13,7 @@
 #include "common/progress.h"
 
 #include <sys/socket.h>
-#include <stdarg.h>
 #include <string.h>
-
-#define WORKER_TICK_US (100 * 1000)
-
-char *fm_socket_path(const char *rundir)
-{
-	return g_build_filename(rundir, "fm.sock", NULL);
-}
-
-double fm_now_s(const struct fm *fm)
-{
-	return run_clock_wall_s(fm->cfg.clock);
-}
-
-struct fm_host *fm_host_of(struct fm *fm, const char *id)
-{
-	struct fm_host *fh;
-
-	cb_foreach(fm->hosts, struct fm_host, fh)
-		if (!strcmp(fh->h->id, id))
-			return fh;
-	return NULL;
-}
-
-void fm_check(struct fm *fm, const char *name, bool pass, const char *fmt, ...)
-{
-	struct res_check *c = g_new0(struct res_check, 1);
-	va_list ap;
-
-	va_start(ap, fmt);
-	c->detail = g_strdup_vprintf(fmt, ap);
-	va_end(ap);
-	c->pass = pass;
-	g_mutex_lock(&fm->lock);
-	c->name = result_check_name(fm->checks, name);	/* a second refusal of one LD, ... */
-	g_ptr_array_add(fm->checks, c);
-	g_mutex_unlock(&fm->lock);
-}
 
 static void host_free(gpointer p)
 {
@@ -111,63 +73,6 @@ bool fm_connect_host(struct fm *fm, const struct cb_host *h, gint64 deadline_us,
 		return false;
 	}
 	return true;
-}
-
-struct fm_req *fm_req_new(enum fm_req_kind kind, const char *source)
-{
-	struct fm_req *r = g_new0(struct fm_req, 1);
-
-	r->kind = kind;
-	r->source = g_strdup(source);
-	g_mutex_init(&r->m);
-	g_cond_init(&r->c);
-	return r;
-}
-
-void fm_req_free(struct fm_req *r)
-{
-	if (!r)
-		return;
-	g_free(r->ld);
-	g_free(r->pool);
-	g_free(r->host);
-	g_free(r->mode);
-	g_free(r->phase);
-	g_free(r->source);
-	if (r->reply)
-		json_object_unref(r->reply);
-	g_mutex_clear(&r->m);
-	g_cond_clear(&r->c);
-	g_free(r);
-}
-
-JsonObject *fm_submit(struct fm *fm, struct fm_req *r)
-{
-	JsonObject *reply;
-
-	if (!r->wait) {
-		g_async_queue_push(fm->queue, r);
-		return NULL;
-	}
-	g_async_queue_push(fm->queue, r);
-	g_mutex_lock(&r->m);
-	while (!r->done) {
-		g_cond_wait_until(&r->c, &r->m, g_get_monotonic_time() +
-				  WORKER_TICK_US);
-		/* the worker has gone: take the request back unanswered */
-		if (!r->done && g_atomic_int_get(&fm->worker_done) &&
-		    g_async_queue_remove(fm->queue, r)) {
-			r->reply = json_object_new();
-			json_object_set_boolean_member(r->reply, "ok", FALSE);
-			json_object_set_string_member(r->reply, "error",
-						      "the run is ending");
-			r->done = true;
-		}
-	}
-	g_mutex_unlock(&r->m);
-	reply = g_steal_pointer(&r->reply);
-	fm_req_free(r);
-	return reply;
 }
 
 /* Hand @reply to whoever waits for @r, or drop both. */

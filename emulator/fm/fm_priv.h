@@ -10,6 +10,9 @@
 
 struct tm_shared;
 
+/* The worker's tick: requests, the owner's tick, demand, samples. */
+#define WORKER_TICK_US (100 * 1000)
+
 struct fm_host {
 	const struct cb_host *h;
 	struct qmp *qmp;	/* the FM's own monitor */
@@ -62,6 +65,7 @@ struct fm {
 	GPtrArray *removals;	/* fm_direct.c: surprise removals under way */
 };
 
+/* fm_base.c */
 double fm_now_s(const struct fm *fm);
 struct fm_host *fm_host_of(struct fm *fm, const char *id);
 
