@@ -2,6 +2,7 @@
 /* The scenario's workloads on the booted hosts: when each starts, on which
  * host, node or dax region, and what it returned. */
 #include "run/run_priv.h"
+#include "run/guest_enum.h"
 #include "run/command_workload.h"
 #include "run/modeled_clock.h"
 #include "results/fault_rois.h"
@@ -46,7 +47,7 @@ static const char *first_dax(const struct host_run *hr)
 
 	cb_foreach(hr->h->regions, const struct cb_region, reg) {
 		JsonObject *gr = reg->mode == CB_REGION_DEVDAX ?
-			verify_guest_region(hr->res->enumeration, reg) : NULL;
+			guest_enum_region(hr->res->enumeration, reg) : NULL;
 		const char *dax = gr ? json_object_get_string_member_with_default(gr, "dax", NULL) : NULL;
 
 		if (dax)

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include "run/timing_run.h"
+#include "run/guest_enum.h"
 #include "qemu/argv.h"
 #include "common/paths.h"
 #include "qemu/timing_config.h"
@@ -269,7 +270,7 @@ bool timing_check_region_bases(struct run_result *r, const struct cb_host *h,
 	bool all = true;
 
 	cb_foreach(h->regions, const struct cb_region, reg) {
-		JsonObject *gr = verify_guest_region(en, reg);
+		JsonObject *gr = guest_enum_region(en, reg);
 		g_autofree char *name = g_strdup_printf("timing:%s:region-base:%s",
 							h->id, reg->id);
 		uint64_t want = timing_region_base(h, reg);

@@ -18,10 +18,4 @@ bool verify_enumeration(struct run_result *r, const struct cb_host *h,
 void verify_fill_nodes(struct res_host *rh, const struct cb_host *h,
 		       JsonObject *enumeration);
 
-/* The guest's region (from `enumerate`) that is this topology region. */
-JsonObject *verify_guest_region(JsonObject *enumeration, const struct cb_region *reg);
-/* The read latency the guest kernel should report for device @d's path:
- * our CDAT and HMAT figures plus its own per-link term, ns. */
-
-
 #endif
