@@ -324,13 +324,14 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 	mf_epoch_ns = 2.0 * (double)tp.cfg.skew_ns;
 	tm_shared_sync(tp.shm, &tp.sync, tp.cfg.skew_ns, tp.stale_ms);
 	/*
-	 * More vCPUs in the run than host cores: a waiter that spins keeps
-	 * the one it waits for off the core (four vCPUs streaming on two
-	 * cores: 111-131 s spinning, 89 s asleep at once). Hosts are taken to
-	 * have as many vCPUs as this one.
+	 * More vCPUs running than host cores: a waiter that spins keeps the
+	 * one it waits for off the core (four vCPUs streaming on two cores:
+	 * 111-131 s spinning, 89 s asleep at once), so it sleeps at once.
+	 * Counted at each wait (tm_sync_sleep_on), not from -smp: two of four
+	 * vCPUs streaming while the others idle spin, as they must on a
+	 * quiet host (a futex sleep per skew wait cost them 4x one vCPU).
 	 */
-	if ((long)MAX(tp.hosts, 1) * info->system.smp_vcpus > sysconf(_SC_NPROCESSORS_ONLN))
-		tp.sync.spin_ns = 0;
+	tp.sync.cores = (int)sysconf(_SC_NPROCESSORS_ONLN);
 	roi_log_init(&tp.log, TM_MAX_RES);
 	tp.report = g_strdup(report ? report : tp.cfg.report ? tp.cfg.report :
 			     "cxlbed-timing.json");
