@@ -46,4 +46,5 @@ cxlbed: $(B)/obj/emulator/cli/main.o $(B)/libcxlbed-host.a
 ALL_TARGETS += cxlbed
 BENCHES += tests/bench/boot-ready.sh tests/bench/run-timing.sh tests/bench/fm-bind.sh \
 	tests/bench/plan-scale.sh tests/bench/guest-clock.sh \
-	tests/bench/tiering.sh tests/bench/cxl-cost.sh tests/bench/sysbench.sh
+	tests/bench/tiering.sh tests/bench/cxl-cost.sh tests/bench/sysbench.sh \
+	tests/bench/vcpus.sh

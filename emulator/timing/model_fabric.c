@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "model_fabric.h"
 #include "model_degrade.h"
+#include "model_share.h"
 
 #include <sched.h>
 #include <string.h>
@@ -30,6 +31,8 @@ static void res_unlock(struct mf_res *r)
 	__atomic_store_n(&r->lock, 0, __ATOMIC_RELEASE);
 }
 
+double mf_epoch_ns = 4000;	/* twice the default skew bound */
+
 static void count(struct mf_counters *c, enum mf_dir dir, uint32_t bytes,
 		  double wait)
 {
@@ -38,61 +41,137 @@ static void count(struct mf_counters *c, enum mf_dir dir, uint32_t bytes,
 	c->wait_ns[dir] += wait;
 }
 
-/* Note @who as a user at @t: its entry, a free one, or the stalest. (Lock held.) */
-static void note_user(struct mf_res *r, int who, double t)
+struct mf_user *mf_res_user(struct mf_res *r, int who)
 {
-	struct mf_user *u = NULL, *old = &r->users[0];
-
 	for (int i = 0; i < MF_USERS; i++) {
-		struct mf_user *e = &r->users[i];
+		struct mf_user *u = &r->users[i];
+		int32_t w = __atomic_load_n(&u->who, __ATOMIC_ACQUIRE), free = 0;
 
-		if (e->who == who + 1 || !e->who) {
-			u = e;
-			break;
+		if (w == who + 1)
+			return u;
+		if (w)
+			continue;
+		/* entries fill in order: this free one is ours if nobody beats us */
+		if (__atomic_compare_exchange_n(&u->who, &free, who + 1, false,
+						__ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+			for (int d = 0; d < 2; d++)
+				mf_lane_init(&u->lane[d], r->gbps[d], r->queue_ns);
+			return u;
 		}
-		if (e->last < old->last)
-			old = e;
+		if (free == who + 1)
+			return u;
 	}
-	if (!u)
-		u = old;
-	if (u->who != who + 1 || (uint64_t)t > u->last)
-		__atomic_store_n(&u->last, (uint64_t)t, __ATOMIC_RELAXED);
-	__atomic_store_n(&u->who, who + 1, __ATOMIC_RELEASE);
+	return NULL;
 }
 
 /*
- * mf_res_reserve's work, the resource locked or used by one requester
- * (@solo: nobody arbitrates with it, so nobody reads the users). Inline in
- * mf_access_by, which calls it for every resource of every miss.
+ * Bytes of user @u's transfer at @t counted in its epoch (model_share.h),
+ * and whether it queued behind the user's earlier transfers there: a
+ * requester whose transfers queue on its lane would take more than its
+ * share; one held back elsewhere (its own misses in flight, a cap) would not.
+ */
+static void used(struct mf_user *u, enum mf_dir dir, double t, uint32_t bytes,
+		 uint64_t ahead)
+{
+	int64_t e = (int64_t)(t / mf_epoch_ns);
+	int k = (int)(e % MF_EPOCHS);
+
+	if (u->used_epoch[dir][k] != e) {
+		__atomic_store_n(&u->used[dir][k], 0, __ATOMIC_RELAXED);
+		__atomic_store_n(&u->queued[dir][k], 0, __ATOMIC_RELAXED);
+		__atomic_store_n(&u->ahead[dir][k], 0, __ATOMIC_RELAXED);
+		__atomic_store_n(&u->reqs[dir][k], 0, __ATOMIC_RELAXED);
+		__atomic_store(&u->share[dir][k], &u->lane[dir].rate, __ATOMIC_RELAXED);
+		__atomic_store_n(&u->used_epoch[dir][k], e, __ATOMIC_RELEASE);
+	}
+	__atomic_store_n(&u->used[dir][k], u->used[dir][k] + bytes, __ATOMIC_RELAXED);
+	__atomic_store_n(&u->reqs[dir][k], u->reqs[dir][k] + 1, __ATOMIC_RELAXED);
+	if (ahead) {
+		__atomic_store_n(&u->queued[dir][k], u->queued[dir][k] + bytes,
+				 __ATOMIC_RELAXED);
+		__atomic_store_n(&u->ahead[dir][k], u->ahead[dir][k] + ahead,
+				 __ATOMIC_RELAXED);
+	}
+}
+
+/*
+ * mf_res_reserve's work. Inline in mf_access_by, which calls it for every
+ * resource of every miss. @solo: the only requester of the resource (no
+ * share to take, no lock), on the resource's own lanes.
  */
 static inline __attribute__((always_inline)) double
 reserve(struct mf_res *r, enum mf_dir dir, double t, uint32_t bytes,
-	struct mf_counters *mine, int who, double *queue, bool solo)
+	int who, double *queue, bool solo)
 {
+	struct mf_user *u = who >= 0 ? mf_res_user(r, who) : NULL;
+	struct mf_counters *c = u ? &u->count : &r->total;
 	struct mf_grant g;
 
-	if (who >= 0 && !solo)
-		note_user(r, who, t);
-	g = mf_lane_take(&r->lane[dir], who < 0 ? 0 : who / MF_FLOW_SLOTS, t,
-			 bytes);
-	count(&r->total, dir, bytes, g.pass - t + g.queue);
-	if (mine)
-		count(mine, dir, bytes, g.pass - t + g.queue);
-	if (queue)
+	if (solo) {
+		g = mf_lane_take(&r->lane[dir], 0, t, bytes);
+	} else if (u) {
+		struct mf_lane *l = &u->lane[dir];
+		double waited;
+
+		ms_share(r, u, dir, t);
+		g = mf_lane_take(l, 0, t, bytes);
+		/* how long it waited for its lane; beyond rounding, it queued */
+		waited = g.pass - bytes * (l->per_byte - l->rho_per_byte) - t;
+		if (waited > 0.01)
+			used(u, dir, t, bytes, (uint64_t)(waited * l->rate + 0.5));
+		else {
+			used(u, dir, t, bytes, 0);
+			/* an idle lane of its own: behind its host's queued bytes */
+			g.pass += u->mates_ahead[dir] * l->rho_per_byte;
+		}
+	} else {
+		res_lock(r);
+		g = mf_lane_take(&r->lane[dir], who < 0 ? 0 : who / MF_FLOW_SLOTS,
+				 t, bytes);
+		count(&r->total, dir, bytes, g.pass - t + g.queue);
+		res_unlock(r);
 		*queue = g.queue;
+		return g.pass;
+	}
+	count(c, dir, bytes, g.pass - t + g.queue);
+	*queue = g.queue;
 	return g.pass;
 }
 
 double mf_res_reserve(struct mf_res *r, enum mf_dir dir, double t,
-		      uint32_t bytes, struct mf_counters *mine, int who,
-		      double *queue)
+		      uint32_t bytes, int who, double *queue)
 {
-	double pass;
+	double q;
+	double pass = reserve(r, dir, t, bytes, who, &q, false);
 
-	res_lock(r);
-	pass = reserve(r, dir, t, bytes, mine, who, queue, false);
-	res_unlock(r);
+	if (queue)
+		*queue = q;
 	return pass;
+}
+
+static void add_counters(struct mf_counters *a, const struct mf_counters *b)
+{
+	for (int d = 0; d < 2; d++) {
+		a->bytes[d] += __atomic_load_n(&b->bytes[d], __ATOMIC_RELAXED);
+		a->reqs[d] += __atomic_load_n(&b->reqs[d], __ATOMIC_RELAXED);
+		a->wait_ns[d] += b->wait_ns[d];
+	}
+}
+
+void mf_res_counters(const struct mf_res *r, int host, struct mf_counters *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (host < 0)
+		add_counters(out, &r->total);
+	for (int i = 0; i < MF_USERS; i++) {
+		const struct mf_user *u = &r->users[i];
+		int32_t w = __atomic_load_n(&u->who, __ATOMIC_ACQUIRE);
+
+		if (!w)
+			break;
+		if (host < 0 || (w - 1) / MF_FLOW_SLOTS == host)
+			add_counters(out, &u->count);
+	}
 }
 
 void mf_region_init(struct mf_region *g)
@@ -137,9 +216,8 @@ double mf_access_by(struct mf_target *t, enum mf_dir dir, double issue,
 
 		uint32_t b = mf_degraded_bytes(t->res[i], bytes);
 
-		at = t->solo ?
-		     reserve(t->res[i], dir, at, b, t->mine[i], who, &q, true) :
-		     mf_res_reserve(t->res[i], dir, at, b, t->mine[i], who, &q);
+		at = t->solo ? reserve(t->res[i], dir, at, b, who, &q, true) :
+			       reserve(t->res[i], dir, at, b, who, &q, false);
 		queued += q;
 		degraded += mf_degraded_ns(t->res[i]);
 	}

@@ -8,8 +8,10 @@
  * link on the way, round trip. A miss costs that latency plus the time it
  * queues for bandwidth on each resource.
  *
- * Each resource has two lanes (read, write) that share their bandwidth
- * between hosts and add queueing below saturation (model_lane.h).
+ * Each resource has two directions (read, write). One requester alone
+ * uses the resource's own lanes (model_lane.h); requesters that share it
+ * (vCPUs, hosts) each use a lane of their own at their share of its
+ * bandwidth (model_share.h), so that none waits in host time for another.
  * Resources may live in a segment shared by hosts.
  */
 #ifndef CXLBED_MODEL_FABRIC_H
@@ -34,23 +36,46 @@ struct mf_counters {
 };
 
 /*
- * Who has used a resource lately, for arbitration by modeled time (see
- * model_share.h): a requester (a vCPU's sync slot) and the modeled time of
- * its latest reservation. Written under the resource's lock, read without.
+ * A requester of a resource (a vCPU's sync slot), claimed at its first
+ * transfer and kept. Everything in it is written by its requester alone;
+ * others read only the bytes it moved in epochs now past (model_share.h).
  */
 #define MF_USERS 16
+#define MF_EPOCHS 4	/* ring of the latest epochs' bytes */
 
 struct mf_user {
 	int32_t who;		/* sync slot + 1; 0 = free entry */
-	uint32_t pad;
-	uint64_t last;		/* modeled ns of its latest reservation */
+	int32_t pad;
+	uint64_t used[2][MF_EPOCHS];	/* bytes moved in epoch used_epoch */
+	uint64_t queued[2][MF_EPOCHS];	/* of which behind its own earlier ones */
+	double share[2][MF_EPOCHS];	/* its share then, bytes per ns */
+	/* bytes its transfers found queued ahead of them, summed, and how many */
+	uint64_t ahead[2][MF_EPOCHS], reqs[2][MF_EPOCHS];
+	int64_t used_epoch[2][MF_EPOCHS];
+	int64_t share_epoch[2];	/* the epoch its lanes' shares were set for */
+	/*
+	 * What its host's other requesters had queued, on average, in that
+	 * epoch: a transfer of its that finds its own lane idle waits behind
+	 * them, first come first served within a host (model_share.h).
+	 */
+	double mates_ahead[2];
+	struct mf_counters count;	/* everything it moved here */
+	struct mf_lane lane[2];	/* its own, at its share (read, write) */
 };
+
+/*
+ * Modeled ns of an epoch: shares are set from what every requester moved
+ * two epochs before (model_share.h). At least twice the skew bound, so
+ * that those epochs are over for every requester still running. The
+ * plugin sets it from its skew; the same in every host of a run.
+ */
+extern double mf_epoch_ns;
 
 struct mf_res {
 	char name[MF_NAME];
 	double gbps[2];		/* read, write; 0 = unlimited */
 	double queue_ns;	/* M/D/1 service time (model_lane.h); 0 none */
-	int lock;
+	int lock;		/* the resource's own lanes, shared (anonymous) use */
 	/*
 	 * A fault's degradation (model_degrade.h), set live by the run: each
 	 * byte occupies the resource 1/degrade_bw times as long (a link
@@ -58,9 +83,9 @@ struct mf_res {
 	 * it takes degrade_ns more. 0, 0: not degraded.
 	 */
 	double degrade_bw, degrade_ns;
-	struct mf_counters total;
+	struct mf_counters total;	/* anonymous and overflow transfers */
 	struct mf_user users[MF_USERS];
-	struct mf_lane lane[2];
+	struct mf_lane lane[2];		/* one requester alone; anonymous ones */
 };
 
 /*
@@ -71,14 +96,23 @@ void mf_res_init(struct mf_res *r, const char *name, double read_gbps,
 		 double write_gbps, double queue_ns);
 /*
  * Take @bytes in direction @dir at modeled time @t for requester @who (a
- * sync slot, < 0: anonymous; its host is its flow), under the resource's
- * lock. Returns when the transfer gets through (>= t) and, in *queue, the
- * M/D/1 wait it adds to the latency. Counts it in the totals and, when
- * given, in @mine (one host's share); records @who as a user.
+ * sync slot): on its own lane at its share (model_share.h), without a
+ * lock. @who < 0 (anonymous), or a resource with no free user entry: on
+ * the resource's lanes under its lock, its host (who / MF_FLOW_SLOTS) a
+ * flow. Returns when the transfer gets through (>= t) and, in *queue, the
+ * M/D/1 wait it adds to the latency. Counts it for @who.
  */
 double mf_res_reserve(struct mf_res *r, enum mf_dir dir, double t,
-		      uint32_t bytes, struct mf_counters *mine, int who,
-		      double *queue);
+		      uint32_t bytes, int who, double *queue);
+
+/* @who's entry on @r, claimed now if it has none; NULL when all are taken. */
+struct mf_user *mf_res_user(struct mf_res *r, int who);
+
+/*
+ * What @r moved for host @host's requesters (@host < 0: everybody),
+ * anonymous transfers counted with everybody's; racy reads, for reports.
+ */
+void mf_res_counters(const struct mf_res *r, int host, struct mf_counters *out);
 
 #define MF_MAX_PATH 8
 #define MF_MAX_WAYS 16
@@ -91,13 +125,12 @@ struct mf_target {
 	double hops_ns;		/* bridge, ports, switches, links: round trip */
 	int nres;
 	struct mf_res *res[MF_MAX_PATH];
-	/* this host's share of traffic on each resource of the path */
-	struct mf_counters *mine[MF_MAX_PATH];
 	uint64_t misses[2];
 	/*
-	 * One requester uses the path's resources (one host, one vCPU): no
-	 * locks, no atomic counts (three locked operations a line of a
-	 * stream, 4.6% of the model's time in a host harness).
+	 * One requester uses the path's resources (one host, one vCPU): the
+	 * resources' own lanes, no shares, no atomic counts (three locked
+	 * operations a line of a stream were 4.6% of the model's time in a
+	 * host harness).
 	 */
 	bool solo;
 };

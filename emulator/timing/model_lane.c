@@ -14,7 +14,19 @@ void mf_lane_init(struct mf_lane *l, double gbps, double queue_ns)
 		l->window_ns = MF_WINDOW_LINES * 64 / l->rate;
 	/* multiplications on the way of every transfer, not divisions */
 	l->per_byte = l->rate > 0 ? 1 / l->rate : 0;
+	l->rho_per_byte = l->per_byte;
 	l->per_window = 1 / l->window_ns;
+}
+
+void mf_lane_set_share(struct mf_lane *l, double full_gbps, double share_gbps,
+		       double others_gbps)
+{
+	if (full_gbps <= 0)
+		return;
+	l->rate = share_gbps;
+	l->per_byte = 1 / share_gbps;
+	l->rho_per_byte = 1 / full_gbps;
+	l->others_rate = others_gbps;
 }
 
 double mf_md1_wait(double q, double rho)
@@ -143,13 +155,15 @@ struct mf_grant mf_lane_take(struct mf_lane *l, int flow, double t,
 	t += late;
 	advance(l, t);
 	if (l->queue_ns > 0)
-		g.queue = mf_md1_wait(l->queue_ns, recent_bytes(l, t) *
-				      l->per_window * l->per_byte);
+		g.queue = mf_md1_wait(l->queue_ns, (recent_bytes(l, t) *
+				      l->per_window + l->others_rate) *
+				      l->rho_per_byte);
 	l->recent += bytes;
 	start = l->finish[flow] > l->vtime ? l->finish[flow] : l->vtime;
 	end = start + bytes;
 	l->finish[flow] = end;
-	g.pass = time_at(l, end) - bytes * l->per_byte - late;
+	/* less the time to send it at the resource's full rate (not a share's) */
+	g.pass = time_at(l, end) - bytes * l->rho_per_byte - late;
 	if (g.pass < t - late)	/* rounding: never before the request */
 		g.pass = t - late;
 	return g;

@@ -9,7 +9,9 @@
  * fluid form of round robin). Each host is a flow; every flow with
  * transfers waiting gets an equal share of the rate, and a flow that
  * wants less than its share leaves the rest to the others (work
- * conserving). Within a host, transfers go first come, first served.
+ * conserving). A lane of one resource with several flows does this
+ * directly (anonymous requesters); requesters that share a resource each
+ * take a lane of their own at their share instead (model_share.h).
  * A flow's transfer passes at the time its last byte would leave the
  * resource under that rule, less the time to send it at full rate: idle,
  * it passes at once; a saturated resource delivers exactly its rate.
@@ -26,8 +28,8 @@
  * held at MF_RHO_MAX so that a load which can fill the resource still gets
  * its full rate; beyond that, the sharing rule's own queue takes over.
  *
- * Requests must come in modeled-time order (model_share.h sees to it);
- * one from before the lane's present is served from its present.
+ * A request from before the lane's present (its requester's clock is
+ * behind the lane's latest transfer) is served from its present.
  */
 #ifndef CXLBED_MODEL_LANE_H
 #define CXLBED_MODEL_LANE_H
@@ -59,9 +61,24 @@ struct mf_lane {
 	double at;		/* modeled ns that vtime stands for */
 	int nflows;		/* flows seen (entries of finish[] in use) */
 	double finish[MF_FLOWS];	/* vtime at which a flow's last transfer ends */
+	/*
+	 * A requester's own lane on a shared resource (model_share.h) runs
+	 * at its share of the resource's rate; its queueing term still sees
+	 * the whole resource: utilisation over the full rate (rho_per_byte),
+	 * its own recent bytes plus the others' (others_rate, bytes per ns).
+	 * A lane of its own: rho_per_byte == per_byte, others_rate 0.
+	 */
+	double rho_per_byte;
+	double others_rate;
 };
 
 void mf_lane_init(struct mf_lane *l, double gbps, double queue_ns);
+/*
+ * Serve at @share_gbps of the lane's own rate (its whole resource's),
+ * others drawing @others_gbps of it meanwhile (model_share.h).
+ */
+void mf_lane_set_share(struct mf_lane *l, double full_gbps, double share_gbps,
+		       double others_gbps);
 
 struct mf_grant {
 	double pass;		/* when the transfer gets through (>= request) */

@@ -314,14 +314,6 @@ static double own_request_slot(struct tm_cpu_mem *c, double now)
 	return issue;
 }
 
-/* Arbitration before reserving on @t's path at @now (see tm_host_mem.turn). */
-static void take_turn(struct tm_host_mem *h, struct tm_cpu_mem *c,
-		      struct mf_target *t, double now)
-{
-	if (h->turn && t)
-		h->turn(c, t, now);
-}
-
 static struct mf_target *target_of(const struct tm_host_mem *h, uint64_t line)
 {
 	return mf_decode(h->fabric, line << h->line_shift, false);
@@ -433,7 +425,6 @@ static void prefetch(struct tm_host_mem *h, struct tm_cpu_mem *c,
 			break;
 		issue = prefetch_issue(c, now);
 		t = target_of(h, l);
-		take_turn(h, c, t, issue);
 		llc_lock(h);
 		ready = llc_fill(h, c, l, t, issue, &src);
 		llc_unlock(h);
@@ -680,7 +671,6 @@ double tm_mem_access_line(struct tm_host_mem *h, struct tm_cpu_mem *c,
 	/* a demand miss needs a miss slot like any other */
 	issue = own_request_slot(c, now);
 	t = target_of(h, line);
-	take_turn(h, c, t, issue);
 	llc_lock(h);
 	ready = llc_fill(h, c, line, t, issue, &src);
 	llc_unlock(h);
@@ -742,7 +732,6 @@ double tm_mem_store_nt(struct tm_host_mem *h, struct tm_cpu_mem *c,
 	issue = own_request_slot(c, now);
 	if (!t)
 		return issue;
-	take_turn(h, c, t, issue);
 	mf_access_by(t, MF_WRITE, issue, h->cfg.line_bytes, c->who, &passed);
 	mf_window_fill(&c->win, passed);
 	c->st.mem_writes[t->cxl]++;

@@ -79,12 +79,6 @@ struct tm_host_mem {
 	struct mc_level llc;
 	int llc_lock;
 	struct mf_fabric *fabric;
-	/*
-	 * Called before a miss or a prefetch reserves on @t's path at @now;
-	 * may wait in host time for other requesters to catch up in modeled
-	 * time (model_share.h). NULL: no arbitration (one requester).
-	 */
-	void (*turn)(struct tm_cpu_mem *c, struct mf_target *t, double now);
 	/* the host's cores, whose L2s a last-level miss looks in (snoop) */
 	struct tm_cpu_mem *cores[TM_HOST_CORES];
 	int ncores;

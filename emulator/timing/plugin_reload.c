@@ -30,7 +30,7 @@ void plugin_reload_config(void)
 		return;
 	}
 	c.solo = tp.cfg.solo;
-	f = tm_fabric_build(&c, tp.shm, tp.mine, &err);
+	f = tm_fabric_build(&c, tp.shm, &err);
 	if (!f) {
 		g_autofree char *msg = g_strdup_printf(
 			"cxlbed-timing: keeping the old fabric: %s\n", err);

@@ -33,18 +33,34 @@ static int clock_state(struct roi_vcpu_clock *out)
 	return n;
 }
 
+/* What each resource moved for this host (@host_only) or every host. */
+static int res_counters(struct mf_counters *out, bool host_only)
+{
+	int n = __atomic_load_n(&tp.shm->nres, __ATOMIC_ACQUIRE);
+
+	for (int i = 0; i < n; i++)
+		mf_res_counters(&tp.shm->res[i], host_only ? tp.cfg.host_index : -1,
+				&out[i]);
+	return n;
+}
+
 void write_report(void)
 {
+	struct mf_counters mine[TM_MAX_RES], all[TM_MAX_RES];
 	struct roi_vcpu_clock vcpus[TM_MAX_VCPUS];
 	int nvcpus = tp.guest_time && tp.armed == 2 ? clock_state(vcpus) : 0;
-	struct roi_report_ctx ctx = {
+	int nres = res_counters(mine, true);
+	struct roi_report_ctx ctx;
+
+	res_counters(all, false);
+	ctx = (struct roi_report_ctx){
 		.host = tp.cfg.host, .fabric = tp.fabric, .res = tp.shm->res,
-		.mine = tp.mine, .nres = tp.shm->nres,
+		.mine = mine, .all = all, .nres = nres,
 		.ns_per_insn = tp.cfg.ns_per_insn, .skew_ns = tp.cfg.skew_ns,
 		.sync_timeouts = tp.sync_timeouts,
 		.stale_rejoins = tp.stale_rejoins,
 		.blocked_skips = tp.blocked_skips,
-		.share_waits = tp.share_waits, .armed = tp.armed == 2,
+		.armed = tp.armed == 2,
 		.together_waits = tp.together_waits,
 		.together_timeouts = tp.together_timeouts,
 		.together_unarmed = tp.together_unarmed,
@@ -104,7 +120,8 @@ static void add_stats(struct tm_mem_stats *a, const struct tm_mem_stats *b)
 }
 
 /* Counters are summed over the host's vCPUs (racy reads are fine here). */
-static void roi_point_of(struct vcpu *v, unsigned int vi, struct roi_point *p)
+static void roi_point_of(struct vcpu *v, unsigned int vi, struct roi_point *p,
+			 struct mf_counters *mine)
 {
 	struct timespec cpu;
 
@@ -132,7 +149,8 @@ static void roi_point_of(struct vcpu *v, unsigned int vi, struct roi_point *p)
 		};
 		p->nvcpus = i + 1;
 	}
-	p->res = tp.mine;
+	res_counters(mine, true);
+	p->res = mine;	/* roi_begin and roi_end keep a copy */
 	p->clock_irqs = tp.cs.irqs;
 }
 
@@ -155,6 +173,7 @@ void on_marker(unsigned int vi, void *udata)
 {
 	int op = ((uintptr_t)udata >> 12) & 0xf, id = (uintptr_t)udata & 0xfff;
 	struct roi_point p;
+	struct mf_counters mine[TM_MAX_RES];
 	struct vcpu *v;
 
 	if (!tp.never_arm && !__atomic_load_n(&tp.armed, __ATOMIC_ACQUIRE)) {
@@ -181,7 +200,7 @@ void on_marker(unsigned int vi, void *udata)
 	v = vcpu_get(vi);
 	if (!v)
 		return;
-	roi_point_of(v, vi, &p);
+	roi_point_of(v, vi, &p, mine);
 	switch (op) {
 	case CXLBED_ROI_BEGIN:
 		kprof_begin(vi);

@@ -227,11 +227,11 @@ bool roi_write_report(struct roi_log *l, const struct roi_report_ctx *ctx,
 	fprintf(f, ",\n  \"time\": \"modeled\",\n  \"armed\": %s,\n"
 		"  \"ns_per_insn\": %g,\n  \"skew_ns\": %" PRIu64 ",\n"
 		"  \"sync_timeouts\": %" PRIu64 ",\n  \"stale_rejoins\": %"
-		PRIu64 ",\n  \"blocked_skips\": %" PRIu64 ",\n  \"share_waits\": %" PRIu64 ",\n"
+		PRIu64 ",\n  \"blocked_skips\": %" PRIu64 ",\n"
 		"  \"together\": { \"waits\": %" PRIu64 ", \"timeouts\": %" PRIu64
 		", \"held_ns\": %" PRIu64 ", \"unarmed\": %" PRIu64 " },\n",
 		ctx->armed ? "true" : "false", ctx->ns_per_insn, ctx->skew_ns,
-		ctx->sync_timeouts, ctx->stale_rejoins, ctx->blocked_skips, ctx->share_waits,
+		ctx->sync_timeouts, ctx->stale_rejoins, ctx->blocked_skips,
 		ctx->together_waits, ctx->together_timeouts, ctx->together_held_ns,
 		ctx->together_unarmed);
 	if (ctx->clock.on)
@@ -291,8 +291,8 @@ bool roi_write_report(struct roi_log *l, const struct roi_report_ctx *ctx,
 			", \"all_hosts_write_bytes\": %" PRIu64 "}",
 			r->gbps[0], r->gbps[1], r->queue_ns, m->bytes[0],
 			m->bytes[1],
-			m->wait_ns[0], m->wait_ns[1], r->total.bytes[0],
-			r->total.bytes[1]);
+			m->wait_ns[0], m->wait_ns[1], ctx->all[i].bytes[0],
+			ctx->all[i].bytes[1]);
 	}
 	fprintf(f, "\n  ]\n}\n");
 	if (fclose(f) || rename(tmp, path)) {

@@ -105,13 +105,13 @@ struct roi_report_ctx {
 	const struct mf_fabric *fabric;
 	const struct mf_res *res;	/* [nres] the shared resources */
 	const struct mf_counters *mine;	/* [nres] this host's totals */
+	const struct mf_counters *all;	/* [nres] every host's */
 	int nres;
 	double ns_per_insn;
 	uint64_t skew_ns;
 	uint64_t sync_timeouts;
 	uint64_t stale_rejoins;
 	uint64_t blocked_skips;
-	uint64_t share_waits;	/* misses that waited for a slower sharer */
 	bool armed;
 	struct roi_clock_report clock;
 	uint64_t together_waits;	/* arrivals at the together start barrier */

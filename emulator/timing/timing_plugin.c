@@ -288,8 +288,6 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 			tp.stale_ms = atoi(val);
 		else if (!strcmp(key, "kprof"))
 			kprof_init(val);
-		else if (!strcmp(key, "share_ns"))
-			tp.share_ns = strtoull(val, NULL, 10);
 		else
 			return fail("cxlbed-timing: unknown option %s\n", argv[i]);
 	}
@@ -316,27 +314,24 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 	tp.shm = tm_shared_open(shm ? shm : tp.cfg.shm, &err);
 	if (!tp.shm)
 		return fail("cxlbed-timing: %s\n", err);
-	tp.fabric = tm_fabric_build(&tp.cfg, tp.shm, tp.mine, &err);
+	tp.fabric = tm_fabric_build(&tp.cfg, tp.shm, &err);
 	if (!tp.fabric)
 		return fail("cxlbed-timing: %s\n", err);
 	if (!tm_host_mem_init(&tp.mem, &tp.cfg.mem, tp.fabric))
 		return fail("cxlbed-timing: %s\n", "cache geometry unusable");
 	tp.mem.solo = tp.cfg.solo;
-	/*
-	 * Arbitration orders requesters; one vCPU of one host has nobody to
-	 * be ordered with (and waiting costs it a few percent of a stream).
-	 */
-	if (tp.hosts > 1 || info->system.smp_vcpus > 1)
-		tp.mem.turn = plugin_turn;
+	/* shares set per epoch, from epochs every running vCPU has left */
+	mf_epoch_ns = 2.0 * (double)tp.cfg.skew_ns;
 	tm_shared_sync(tp.shm, &tp.sync, tp.cfg.skew_ns, tp.stale_ms);
 	/*
-	 * More vCPUs in the run than host cores: a waiter that spins keeps
-	 * the one it waits for off the core (four vCPUs streaming on two
-	 * cores: 111-131 s spinning, 89 s asleep at once). Hosts are taken to
-	 * have as many vCPUs as this one.
+	 * More vCPUs running than host cores: a waiter that spins keeps the
+	 * one it waits for off the core (four vCPUs streaming on two cores:
+	 * 111-131 s spinning, 89 s asleep at once), so it sleeps at once.
+	 * Counted at each wait (tm_sync_sleep_on), not from -smp: two of four
+	 * vCPUs streaming while the others idle spin, as they must on a
+	 * quiet host (a futex sleep per skew wait cost them 4x one vCPU).
 	 */
-	if ((long)MAX(tp.hosts, 1) * info->system.smp_vcpus > sysconf(_SC_NPROCESSORS_ONLN))
-		tp.sync.spin_ns = 0;
+	tp.sync.cores = (int)sysconf(_SC_NPROCESSORS_ONLN);
 	roi_log_init(&tp.log, TM_MAX_RES);
 	tp.report = g_strdup(report ? report : tp.cfg.report ? tp.cfg.report :
 			     "cxlbed-timing.json");

@@ -102,7 +102,6 @@ struct tp_state {
 	struct tm_config cfg;
 	struct tm_shared *shm;
 	struct mf_fabric *fabric;
-	struct mf_counters mine[TM_MAX_RES];
 	struct tm_host_mem mem;
 	struct tm_sync sync;
 	struct roi_log log;
@@ -125,8 +124,6 @@ struct tp_state {
 	uint64_t sync_timeouts;
 	uint64_t stale_rejoins;	/* clock jumps after a long silence */
 	uint64_t blocked_skips;	/* skew waits ended: the laggard slept in QEMU */
-	uint64_t share_waits;	/* see plugin_turn() */
-	uint64_t share_ns;	/* slack of the arbitration by modeled time */
 	uint64_t reloads;	/* configs read again at run time */
 	/* plugin_together.c: the start barrier of `together` workloads */
 	uint64_t together_waits;	/* arrivals at it */
@@ -173,7 +170,6 @@ void on_store_kernel(unsigned int vi, qemu_plugin_meminfo_t info,
 uint64_t host_ms(void);
 void on_idle(qemu_plugin_id_t id, unsigned int vi);
 void on_resume(qemu_plugin_id_t id, unsigned int vi);
-void plugin_turn(struct tm_cpu_mem *c, struct mf_target *t, double now);
 
 /* plugin_clock.c: the guest's clock and timer interrupts in modeled time */
 bool clock_install(int sock, int nvcpus, char **err);

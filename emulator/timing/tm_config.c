@@ -343,8 +343,7 @@ static double derived_queue_ns(const struct tm_config *c,
 
 /* Append the resource called @name to @t's path; false (and *err) if none. */
 static bool add_via(const struct tm_config *c, struct tm_shared *s,
-		    struct mf_counters *mine, struct mf_target *t,
-		    const char *name, char **err)
+		    struct mf_target *t, const char *name, char **err)
 {
 	const struct tm_cfg_res *cr = NULL;
 
@@ -364,15 +363,12 @@ static bool add_via(const struct tm_config *c, struct tm_shared *s,
 		*err = g_strdup("too many resources");
 		return false;
 	}
-	if (mine)
-		t->mine[t->nres] = &mine[t->res[t->nres] - s->res];
 	t->nres++;
 	return true;
 }
 
 struct mf_fabric *tm_fabric_build(const struct tm_config *c,
-				  struct tm_shared *s, struct mf_counters *mine,
-				  char **err)
+				  struct tm_shared *s, char **err)
 {
 	struct mf_fabric *f = g_new0(struct mf_fabric, 1);
 	int nt = c->targets->len;
@@ -399,7 +395,7 @@ struct mf_fabric *tm_fabric_build(const struct tm_config *c,
 		for (int caps = 0; caps < 2; caps++)
 			for (int v = 0; v < ct->nvia; v++)
 				if ((strncmp(ct->via[v], "cap:", 4) == 0) == caps &&
-				    !add_via(c, s, mine, t, ct->via[v], err))
+				    !add_via(c, s, t, ct->via[v], err))
 					goto fail;
 		if (!t->cxl && !f->local)
 			f->local = t;

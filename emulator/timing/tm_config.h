@@ -67,12 +67,11 @@ void tm_config_clear(struct tm_config *c);
 
 /*
  * The fabric this host sees: resources in @s (shared with other hosts by
- * name), this host's counters in @mine[] (indexed like s->res), targets
- * and regions. Free with tm_fabric_free().
+ * name; each counts what every requester moved through it), targets and
+ * regions. Free with tm_fabric_free().
  */
 struct mf_fabric *tm_fabric_build(const struct tm_config *c,
-				  struct tm_shared *s, struct mf_counters *mine,
-				  char **err);
+				  struct tm_shared *s, char **err);
 void tm_fabric_free(struct mf_fabric *f);
 
 #endif

@@ -90,7 +90,7 @@ int main(void)
 	ok(c.host_index == 1 && c.skew_ns == 1000 && c.mem.mlp == 24 &&
 	   c.mem.l2_bytes == 2 << 20, "fields set, others keep defaults");
 	s = tm_shared_open(NULL, &err);
-	f = tm_fabric_build(&c, s, NULL, &err);
+	f = tm_fabric_build(&c, s, &err);
 	ok(f && f->nregions == 1 && f->regions[0].t[0]->nres == 2 &&
 	   mf_target_latency(f->regions[0].t[0], MF_READ) == 240 &&
 	   f->local && !f->local->cxl, "fabric built from it");

@@ -5,8 +5,8 @@
  * guest. The device is fpga-loaded.topo's (cxl-fpga media, 275 ns and
  * 16 GB/s, 15 ns of path) and cores with 64 misses in flight, enough to
  * draw more than it delivers. Cores advance
- * in modeled-time order (the lowest clock goes next), as the arbitration
- * keeps them in a guest. Streamers compute a while per line (@gap) so
+ * in modeled-time order (the lowest clock goes next), as the skew bound
+ * keeps them, within a few us, in a guest. Streamers compute a while per line (@gap) so
  * that their load can be set anywhere below the device's bandwidth.
  */
 #include <math.h>
@@ -147,7 +147,13 @@ int main(void)
 		     "chaser %6.1f ns (%.2fx)", loads[i].streamers,
 		     loads[i].gap, p[i].gbps, 100 * p[i].gbps / GBPS,
 		     p[i].latency, p[i].latency / idle);
-		if (i && p[i].latency < p[i - 1].latency - 0.5)
+		/*
+		 * At saturation the chaser's queueing term reads the others'
+		 * load of the epochs before (model_share.h), which moves from
+		 * epoch to epoch near the term's cap (rho 0.95): its mean wait
+		 * was 460-474 ns at 15.17-15.24 GB/s, so no fall beyond 2%.
+		 */
+		if (i && p[i].latency < 0.98 * p[i - 1].latency - 0.5)
 			rising = false;
 	}
 	ok(fabs(p[0].latency - idle) / idle < 0.01,

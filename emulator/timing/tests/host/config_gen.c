@@ -67,7 +67,7 @@ int main(void)
 		diag("%s\n%s", err, text);
 	s = tm_shared_open(NULL, &err);
 	if (c.res)
-		f = tm_fabric_build(&c, s, NULL, &err);
+		f = tm_fabric_build(&c, s, &err);
 	ok(f && f->nregions == 1 && f->regions[0].ways == 4 &&
 	   f->regions[0].gran == 4096, "region: 4 ways at 4 KiB");
 	m = f ? mf_decode(f, 0x110000000ull + 0x2000, true) : NULL;
@@ -96,7 +96,7 @@ int main(void)
 
 		text = t2 ? timing_config_text(t2, g_ptr_array_index(t2->hosts, 0), &o) : NULL;
 		if (text && tm_config_parse("gen-cap", text, &c2, &err))
-			f2 = tm_fabric_build(&c2, s, NULL, &err);
+			f2 = tm_fabric_build(&c2, s, &err);
 		m = f2 ? mf_decode(f2, 0x110000000ull, true) : NULL;
 		ok(m && m->nres == 5 && strstr(text, ",cap:link:sw0:h0,link:sw0,") &&
 		   !strcmp(m->res[4]->name, "cap:link:sw0:h0") &&
