@@ -68,8 +68,21 @@ enum sr_kind sr_load(struct sr_table *s, uint64_t line, int host)
 
 void sr_log(struct sr_table *s, const struct sr_event *e)
 {
-	int i = __atomic_fetch_add(&s->nlog, 1, __ATOMIC_RELAXED);
+	int i;
 
+	if (e->host < 0 || e->host >= SR_HOSTS)
+		return;
+	i = __atomic_fetch_add(&s->nlog[e->host], 1, __ATOMIC_RELAXED);
 	if (i < SR_LOG)
-		s->log[i] = *e;
+		s->log[e->host][i] = *e;
+}
+
+void sr_log_restart(struct sr_table *s, int host)
+{
+	if (host < 0 || host >= SR_HOSTS)
+		return;
+	for (int k = 0; k < 3; k++)
+		ST(&s->stale_at_start[host][k], LD(&s->stale[host][k]));
+	ST(&s->flushes_at_start[host], LD(&s->flushes[host]));
+	ST(&s->nlog[host], 0);
 }

@@ -36,7 +36,8 @@
 #define SR_LINES (1u << 20)
 /* Hosts tracked (index 0..SR_HOSTS-1); others are not checked. */
 #define SR_HOSTS 4
-/* Stale reads kept with their address and call site, per run. */
+/* Stale reads kept with their address and call site, per host: the first
+ * of each program (a program's first marker restarts its host's log). */
 #define SR_LOG 32
 
 enum sr_kind { SR_FRESH = 0, SR_NOT_INVALIDATED, SR_NOT_FLUSHED };
@@ -62,8 +63,11 @@ struct sr_event {
 struct sr_table {
 	uint64_t stale[SR_HOSTS][3];	/* loads by host and enum sr_kind */
 	uint64_t flushes[SR_HOSTS];	/* lines invalidated or written back */
-	int nlog;		/* events logged (up to SR_LOG kept) */
-	struct sr_event log[SR_LOG];
+	/* stale[] and flushes[] when the host's program started (its log's
+	 * restart): what the program's own run counted is the difference */
+	uint64_t stale_at_start[SR_HOSTS][3], flushes_at_start[SR_HOSTS];
+	int nlog[SR_HOSTS];	/* events logged (up to SR_LOG kept) */
+	struct sr_event log[SR_HOSTS][SR_LOG];
 	struct sr_line line[SR_LINES];
 };
 
@@ -73,7 +77,9 @@ void sr_store(struct sr_table *s, uint64_t line, int host);
 void sr_flush(struct sr_table *s, uint64_t line, int host);
 /* Host @host loads @line: fresh or how it is stale (counted). */
 enum sr_kind sr_load(struct sr_table *s, uint64_t line, int host);
-/* Keep @e in the log if there is room (the first SR_LOG are kept). */
+/* Keep @e in its host's log if there is room (the first SR_LOG are kept). */
 void sr_log(struct sr_table *s, const struct sr_event *e);
+/* Empty @host's log and note its counts: a new program starts there. */
+void sr_log_restart(struct sr_table *s, int host);
 
 #endif

@@ -224,5 +224,8 @@ void on_marker(unsigned int vi, void *udata)
 	case CXLBED_ROI_DUMP:
 		write_report();
 		break;
+	case CXLBED_ROI_ARM:	/* a program's first marker: its stale reads */
+		sr_log_restart(&tp.shm->stale, tp.cfg.host_index);
+		break;
 	}
 }

@@ -6,12 +6,14 @@
  * clwb, which QEMU runs without touching memory, are found in the code
  * (insn_flush.h) and applied to the model's caches and the stale table.
  * A flush's virtual address is translated through the pages of shared
- * regions this host touched lately: a line the host never touched has
- * nothing of it cached to flush.
+ * regions this host touched lately; a page not among them (a program that
+ * invalidates before its first access, as a reader must) keeps the flush
+ * waiting for its area's first access (flush_pending.h).
  */
 #include <string.h>
 
 #include "timing_plugin.h"
+#include "flush_pending.h"
 #include "insn_flush.h"
 
 uint64_t share_lo, share_hi;	/* the shared regions' span; 0, 0: none */
@@ -19,6 +21,7 @@ uint64_t share_lo, share_hi;	/* the shared regions' span; 0, 0: none */
 /* virtual page -> physical page of shared memory, direct-mapped, per host */
 #define SHARE_PAGES 16384
 static struct { uint64_t vpage1, ppage; } pages[SHARE_PAGES];
+static struct flush_pending pending;	/* flushes not yet translated */
 static struct qemu_plugin_register *regs[16];
 static bool regs_found;
 
@@ -63,6 +66,31 @@ void share_config(const struct tm_config *c)
 	share_hi = hi;
 }
 
+/* Flush the line of @pa (shared-space offset @off) from this host. */
+static double flush_line(struct vcpu *v, uint64_t pa, uint64_t off, double now)
+{
+	double go = tm_mem_flush(&tp.mem, &v->mem, pa, now);
+
+	v->clk.stall_ns += go - now;
+	v->last_vline = 0;	/* its next access to the line is no repeat */
+	sr_flush(&tp.shm->stale, off >> tp.mem.line_shift, tp.cfg.host_index);
+	return go;
+}
+
+struct flush_ctx {
+	struct vcpu *v;
+	double now;
+};
+
+static void flush_waiting(uint64_t pa, void *ctx)
+{
+	struct flush_ctx *c = ctx;
+	uint64_t off = share_offset(pa);
+
+	if (off != TM_NOT_SHARED)
+		c->now = flush_line(c->v, pa, off, c->now);
+}
+
 void share_access(struct vcpu *v, unsigned int vi, uint64_t vaddr,
 		  uint64_t pa, bool store, uint64_t pc, double now)
 {
@@ -75,6 +103,12 @@ void share_access(struct vcpu *v, unsigned int vi, uint64_t vaddr,
 		return;
 	pages[vpage % SHARE_PAGES].vpage1 = vpage + 1;
 	pages[vpage % SHARE_PAGES].ppage = pa >> TM_PAGE_SHIFT;
+	if (pending.used) {
+		struct flush_ctx c = { v, now };
+
+		if (fp_take(&pending, vaddr, pa, flush_waiting, &c))
+			now = c.now;
+	}
 	line = off >> tp.mem.line_shift;
 	if (store) {
 		sr_store(s, line, host);
@@ -128,7 +162,6 @@ static void on_flush(unsigned int vi, void *udata)
 	const struct insn_flush *op = udata;
 	struct vcpu *v = vcpu_get(vi);
 	uint64_t vaddr, vpage, pa, off;
-	double now, go;
 
 	if (!v || !share_hi || copy_paused[vi])
 		return;
@@ -137,18 +170,17 @@ static void on_flush(unsigned int vi, void *udata)
 	vaddr = reg_value(op->base) + reg_value(op->index) * op->scale +
 		(uint64_t)op->disp;
 	vpage = vaddr >> TM_PAGE_SHIFT;
-	if (pages[vpage % SHARE_PAGES].vpage1 != vpage + 1)
-		return;		/* never touched here: nothing cached */
+	if (pages[vpage % SHARE_PAGES].vpage1 != vpage + 1) {
+		fp_add(&pending, vaddr);	/* flushed at its area's first access */
+		v->last_vline = 0;
+		return;
+	}
 	pa = pages[vpage % SHARE_PAGES].ppage << TM_PAGE_SHIFT |
 	     (vaddr & ((1ull << TM_PAGE_SHIFT) - 1));
 	off = share_offset(pa);
 	if (off == TM_NOT_SHARED)
 		return;
-	now = tm_now(&v->clk, v->cnt->insns);
-	go = tm_mem_flush(&tp.mem, &v->mem, pa, now);
-	v->clk.stall_ns += go - now;
-	v->last_vline = 0;	/* its next access to the line is no repeat */
-	sr_flush(&tp.shm->stale, off >> tp.mem.line_shift, tp.cfg.host_index);
+	flush_line(v, pa, off, tm_now(&v->clk, v->cnt->insns));
 }
 
 void share_instrument(struct qemu_plugin_insn *insn)

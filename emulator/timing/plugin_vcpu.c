@@ -395,8 +395,10 @@ on_mem_slow(unsigned int vi, qemu_plugin_meminfo_t info, uint64_t vaddr,
 		page_entered(v, page, pa >> TM_PAGE_SHIFT,
 			     (unsigned int)((pa & TM_PAGE_MASK) >> tp.mem.line_shift));
 	now = tm_now(&v->clk, v->cnt->insns);
-	if (pa >= share_lo && pa < share_hi)
+	if (pa >= share_lo && pa < share_hi) {
 		share_access(v, vi, vaddr, pa, kind != TP_LOAD, pc, now);
+		now = tm_now(&v->clk, v->cnt->insns);	/* after a flush it applied */
+	}
 	go = kind == TP_STORE_NT ? tm_mem_store_nt(&tp.mem, &v->mem, pa, now) :
 		tm_mem_access(&tp.mem, &v->mem, pa, kind == TP_STORE, now);
 	v->clk.stall_ns += go - now;

@@ -36,14 +36,16 @@ void share_report_json(FILE *f, const struct share_report *r)
 	}
 	fprintf(f, "  \"stale_reads\": { \"watched\": \"%s\", \"not_invalidated\": %"
 		PRIu64 ", \"not_flushed\": %" PRIu64 ", \"flushes\": %" PRIu64
-		", \"events\": [", r->shared, s->stale[h][SR_NOT_INVALIDATED],
-		s->stale[h][SR_NOT_FLUSHED], s->flushes[h]);
-	logged = s->nlog < SR_LOG ? s->nlog : SR_LOG;
+		", \"program\": { \"not_invalidated\": %" PRIu64 ", \"not_flushed\": %"
+		PRIu64 ", \"flushes\": %" PRIu64 " }, \"events\": [", r->shared,
+		s->stale[h][SR_NOT_INVALIDATED], s->stale[h][SR_NOT_FLUSHED], s->flushes[h],
+		s->stale[h][SR_NOT_INVALIDATED] - s->stale_at_start[h][SR_NOT_INVALIDATED],
+		s->stale[h][SR_NOT_FLUSHED] - s->stale_at_start[h][SR_NOT_FLUSHED],
+		s->flushes[h] - s->flushes_at_start[h]);
+	logged = s->nlog[h] < SR_LOG ? s->nlog[h] : SR_LOG;
 	for (int i = 0; i < logged; i++) {
-		const struct sr_event *e = &s->log[i];
+		const struct sr_event *e = &s->log[h][i];
 
-		if (e->host != h)
-			continue;
 		fprintf(f, "%s\n    { \"kind\": \"%s\", \"offset\": %" PRIu64
 			", \"vaddr\": \"0x%" PRIx64 "\", \"pc\": \"0x%" PRIx64
 			"\", \"t_ns\": %.0f, \"roi\": %d, \"writer_index\": %d }",

@@ -56,7 +56,7 @@ int main(void)
 	struct sr_event e = { .line = 7, .host = R, .writer = W, .roi = -1 };
 	int fresh_n = 0;
 
-	plan(9);
+	plan(10);
 
 	/* the right protocol, the block rewritten between reads */
 	write_block(s, 0, true);
@@ -102,8 +102,18 @@ int main(void)
 
 	for (int i = 0; i < SR_LOG + 3; i++)
 		sr_log(s, &e);
-	ok(s->nlog == SR_LOG + 3 && s->log[SR_LOG - 1].line == 7,
-	   "the log keeps the first %d events and counts all", SR_LOG);
+	ok(s->nlog[R] == SR_LOG + 3 && s->log[R][SR_LOG - 1].line == 7 &&
+	   s->nlog[W] == 0,
+	   "the log keeps the host's first %d events and counts all", SR_LOG);
+	sr_log_restart(s, R);
+	e.line = 8;
+	sr_log(s, &e);
+	(void)sr_load(s, 200, R);	/* still holds memory's old copy */
+	ok(s->nlog[R] == 1 && s->log[R][0].line == 8 &&
+	   s->stale_at_start[R][SR_NOT_FLUSHED] == LINES &&
+	   s->stale[R][SR_NOT_FLUSHED] == LINES &&
+	   s->stale[R][SR_NOT_INVALIDATED] - s->stale_at_start[R][SR_NOT_INVALIDATED] == 1,
+	   "a new program's first event is kept again; its counts: from the host's then");
 	free(s);
 	return tap_failed ? 1 : 0;
 }
