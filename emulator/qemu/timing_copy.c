@@ -3,8 +3,9 @@
  * The timing config's copy engines and shared regions for one host
  * (docs/kv-share.md): each RDMA NIC of the host crosses its own port and
  * the first other host's port of the same kind (`copyres`, shared by name
- * between the hosts' plugins), a DMA engine its own, capped by the
- * narrowest resource of the pools it reads; a region of a pool's device is
+ * between the hosts' plugins), a DMA engine its own and the host's path to
+ * its pools (a resource as wide as that path's narrowest part, which all
+ * the engine's transfers in flight share); a region of a pool's device is
  * watched for stale reads at the device's offset in the run's shared space.
  */
 #include "timing_copy.h"
@@ -80,11 +81,16 @@ void timing_copy_lines(GString *s, const struct cb_topology *t,
 	}
 	if (h->dma_engine) {
 		g_autofree char *mine = g_strdup_printf("dma:%s", h->id);
+		g_autofree char *pool = g_strdup_printf("pool-path:%s", h->id);
+		double cap = pool_cap(h);
 
 		copyres_line(s, dma, mine);
-		g_string_append_printf(s, "engine name=dma latency_ns=%g via=%s "
-				       "cap_gbps=%g\n", dma->latency_ns, mine,
-				       pool_cap(h));
+		if (cap > 0)
+			g_string_append_printf(s, "copyres name=%s gbps=%g depth=%d\n",
+					       pool, cap, dma->depth);
+		g_string_append_printf(s, "engine name=dma latency_ns=%g via=%s%s%s\n",
+				       dma->latency_ns, mine, cap > 0 ? "," : "",
+				       cap > 0 ? pool : "");
 	}
 }
 
