@@ -894,7 +894,7 @@ static void finish_one(struct run *run, struct pending *p)
 	if (rw->output && hr->timing_report)
 		stale_check_workload(run->res, rw->output, hr->timing_report,
 				     timing_report_roi_count(hr->timing_report) > p->first_roi,
-				     p->modeled_t0_ns, p->w->id, hr->h->id);
+				     p->w->id, hr->h->id);
 	result_check(run->res, check, rw->ok, "%s", rw->ok ? "ran" : rw->error);
 	result_node_take(p->dax ? result_host_find_dax(hr->res, p->dax->region) :
 			 result_host_find_node(hr->res, p->node), rw->output);

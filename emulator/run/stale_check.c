@@ -4,25 +4,21 @@
 
 #include "json_get.h"
 
-/* The stale loads logged from modeled time @since_ns on (the host's log
- * restarts with each program). */
-static JsonArray *events_since(JsonObject *stale, double since_ns)
+/* The stale loads the report logged: its host's log restarts with each
+ * program, so they are the program's. */
+static JsonArray *events_of(JsonObject *stale)
 {
 	JsonArray *ev = json_get_array(stale, "events");
 	JsonArray *out = json_array_new();
 
-	for (guint i = 0; ev && i < json_array_get_length(ev); i++) {
-		JsonObject *e = json_array_get_object_element(ev, i);
-
-		if (e && json_object_get_double_member_with_default(e, "t_ns", -1) >= since_ns)
-			json_array_add_element(out, json_node_copy(json_array_get_element(ev, i)));
-	}
+	for (guint i = 0; ev && i < json_array_get_length(ev); i++)
+		json_array_add_element(out, json_node_copy(json_array_get_element(ev, i)));
 	return out;
 }
 
 void stale_check_workload(struct run_result *r, JsonObject *output,
-			  const char *report, bool fresh, double since_ns,
-			  const char *workload, const char *host)
+			  const char *report, bool fresh, const char *workload,
+			  const char *host)
 {
 	const char *protocol = json_object_get_string_member_with_default(
 		output, "shared_protocol", NULL);
@@ -55,7 +51,7 @@ void stale_check_workload(struct run_result *r, JsonObject *output,
 	json_object_set_int_member(o, "not_invalidated", ni);
 	json_object_set_int_member(o, "not_flushed", nf);
 	json_object_set_int_member(o, "flushes", fl);
-	json_object_set_array_member(o, "events", events_since(stale, since_ns));
+	json_object_set_array_member(o, "events", events_of(stale));
 	json_object_set_object_member(output, "stale_reads", o);
 	if (!ni && !nf)
 		result_check(r, name, true, "no stale read (protocol %s; %" G_GINT64_FORMAT

@@ -18,13 +18,12 @@
 /*
  * For a workload whose @output has "shared_protocol": output.stale_reads
  * (loads not invalidated, not flushed, lines flushed, and the first stale
- * loads, from modeled time @since_ns on, with their offsets and call
- * sites) and the check stale:@workload:@host, which fails when there was
+ * loads with their offsets and call sites) and the check stale:@workload:@host, which fails when there was
  * a stale read, when the model watched no shared memory there, or when
  * the report was not written by this run (@fresh false: no ROI of it).
  */
 void stale_check_workload(struct run_result *r, JsonObject *output,
-			  const char *report, bool fresh, double since_ns,
-			  const char *workload, const char *host);
+			  const char *report, bool fresh, const char *workload,
+			  const char *host);
 
 #endif

@@ -49,16 +49,16 @@ int main(void)
 	rep = report_with(dir, "\"stale_reads\": { \"watched\": \"shared regions\", "
 			  "\"not_invalidated\": 700, \"not_flushed\": 512, \"flushes\": 9, "
 			  "\"program\": { \"not_invalidated\": 0, \"not_flushed\": 0, \"flushes\": 9 }, "
-			  "\"events\": [ { \"kind\": \"not_flushed\", \"offset\": 0, \"t_ns\": 5 } ] }");
+			  "\"events\": [] }");
 	out = output_with("flush-invalidate");
-	stale_check_workload(r, out, rep, true, 100, "decode", "h1");
+	stale_check_workload(r, out, rep, true, "decode", "h1");
 	c = last_check(r);
 	ok(c && !strcmp(c->name, "stale:decode:h1") && c->pass,
 	   "no stale read of its own: the check passes (the boot's 1212 are not its)");
 	s = json_object_get_object_member(out, "stale_reads");
 	ok(s && json_object_get_int_member(s, "flushes") == 9 &&
 	   json_array_get_length(json_object_get_array_member(s, "events")) == 0,
-	   "its counts in the output, no event from before it began");
+	   "its counts in the output");
 	json_object_unref(out);
 	g_free(rep);
 
@@ -68,7 +68,7 @@ int main(void)
 			  "\"events\": [ { \"kind\": \"not_invalidated\", \"offset\": 1048576, "
 			  "\"pc\": \"0x555555557000\", \"t_ns\": 200 } ] }");
 	out = output_with("no-invalidate");
-	stale_check_workload(r, out, rep, true, 100, "decode-stale", "h1");
+	stale_check_workload(r, out, rep, true, "decode-stale", "h1");
 	c = last_check(r);
 	ok(c && !c->pass && strstr(c->detail, "4096 loads") &&
 	   strstr(c->detail, "no-invalidate"),
@@ -80,14 +80,14 @@ int main(void)
 	json_object_unref(out);
 
 	out = output_with("flush-invalidate");
-	stale_check_workload(r, out, rep, false, 100, "decode-3", "h1");
+	stale_check_workload(r, out, rep, false, "decode-3", "h1");
 	c = last_check(r);
 	ok(c && !c->pass && !strcmp(c->name, "stale:decode-3:h1"),
 	   "a report this run did not write: no pass on old figures");
 	json_object_unref(out);
 
 	out = output_with(NULL);
-	stale_check_workload(r, out, rep, true, 100, "stream", "h1");
+	stale_check_workload(r, out, rep, true, "stream", "h1");
 	ok(r->checks->len == 3 && !json_object_has_member(out, "stale_reads"),
 	   "a workload that does not say how it shares: no check");
 	json_object_unref(out);
@@ -95,13 +95,13 @@ int main(void)
 
 	rep = report_with(dir, "\"stale_reads\": null");
 	out = output_with("flush");
-	stale_check_workload(r, out, rep, true, 100, "prefill", "h0");
+	stale_check_workload(r, out, rep, true, "prefill", "h0");
 	c = last_check(r);
 	ok(c && !c->pass && strstr(c->detail, "watched no shared memory"),
 	   "no shared memory watched: the check fails, saying why");
 	json_object_unref(out);
 	out = output_with("flush");
-	stale_check_workload(r, out, "/nonexistent/timing-h0.json", true, 100, "prefill-2", "h0");
+	stale_check_workload(r, out, "/nonexistent/timing-h0.json", true, "prefill-2", "h0");
 	c = last_check(r);
 	ok(c && !c->pass, "no report at all: fails");
 	json_object_unref(out);
