@@ -4,6 +4,8 @@
 
 #include "json_get.h"
 
+#include <string.h>
+
 const struct kv_published kv_published[] = {
 	{ "two GPU servers sharing a CXL pool, OPT-6.7B inference, against 200G RDMA",
 	  "cxl-dma", "rdma-200g", false, 3.8 },
@@ -73,4 +75,71 @@ double kv_lead(JsonObject *out, const char *cxl, const char *other, bool through
 	if (throughput)
 		return o.requests_per_s > 0 ? c.requests_per_s / o.requests_per_s : -1;
 	return c.ttft_median_us > 0 ? o.ttft_median_us / c.ttft_median_us : -1;
+}
+
+static const char *const column_figures[] = { "ttft_median_us", "ttft_p99_us",
+					       "requests_per_s" };
+
+/* fn(name, path's object, figure, ctx) for each column of @r; stops when
+ * it returns true. */
+static bool each_column(const struct run_result *r,
+			bool (*fn)(const char *, JsonObject *, const char *, void *),
+			void *ctx)
+{
+	for (guint i = 0; r && i < r->workloads->len; i++) {
+		const struct res_workload *w = g_ptr_array_index(r->workloads, i);
+		JsonArray *paths = json_get_array(kv_decode_output(w), "paths");
+
+		for (guint p = 0; paths && p < json_array_get_length(paths); p++) {
+			JsonObject *o = json_array_get_object_element(paths, p);
+			const char *path = json_object_get_string_member_with_default(o, "path", "?");
+
+			for (guint f = 0; f < G_N_ELEMENTS(column_figures); f++) {
+				g_autofree char *n = g_strdup_printf("%s.%s.%s", w->name, path,
+								     column_figures[f]);
+
+				if (fn(n, o, column_figures[f], ctx))
+					return true;
+			}
+		}
+	}
+	return false;
+}
+
+static bool add_name(const char *name, JsonObject *o, const char *figure, void *ctx)
+{
+	GPtrArray *names = ctx;
+
+	for (guint k = 0; k < names->len; k++)
+		if (!strcmp(g_ptr_array_index(names, k), name))
+			return false;
+	g_ptr_array_add(names, g_strdup(name));
+	return false;
+}
+
+void kv_columns(const struct run_result *r, GPtrArray *names)
+{
+	each_column(r, add_name, names);
+}
+
+struct column_want {
+	const char *name;
+	double *v;
+};
+
+static bool value_of(const char *name, JsonObject *o, const char *figure, void *ctx)
+{
+	struct column_want *c = ctx;
+
+	if (strcmp(name, c->name) || !json_object_has_member(o, figure))
+		return false;
+	*c->v = json_object_get_double_member(o, figure);
+	return true;
+}
+
+bool kv_column(const struct run_result *r, const char *name, double *v)
+{
+	struct column_want c = { name, v };
+
+	return each_column(r, value_of, &c);
 }

@@ -43,4 +43,14 @@ bool kv_path_fig(JsonObject *out, const char *name, struct kv_path_fig *f);
  */
 double kv_lead(JsonObject *out, const char *cxl, const char *other, bool throughput);
 
+/*
+ * The KV-share figures of a run as named columns, for a sweep's merged
+ * table: "WORKLOAD.PATH.FIGURE" with FIGURE one of ttft_median_us,
+ * ttft_p99_us, requests_per_s, for each decode workload and path. Names
+ * not yet in @names are appended, in the run's order.
+ */
+void kv_columns(const struct run_result *r, GPtrArray *names);
+/* Column @name's value in @r; false when the run does not have it. */
+bool kv_column(const struct run_result *r, const char *name, double *v);
+
 #endif

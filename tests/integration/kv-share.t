@@ -6,11 +6,12 @@
 # throughput, each transfer as the copy engine model times it; every
 # fetched block's checksum is right; the correct protocol reads nothing
 # stale, the broken one is caught and fails the run. The KV-size x
-# hit-ratio sweep expands. No QEMU left behind.
+# hit-ratio sweep expands, and merges the run's figures. No QEMU left
+# behind.
 . "$(dirname "$0")/lib.sh"
 need_image
 [ -f "$top/build/timing/libcxlbed-timing.so" ] || skip_all "timing plugin not built (run make)"
-plan 14
+plan 15
 check "the KV-size x hit-ratio sweep expands to 12 points" \
 	sh -c "'$cxlbed' sweep --dry-run --out '$outroot/sweep' '$top/workloads/sweeps/kv-share.sweep' | grep -q '^sweep kv-share: 12 points'"
 
@@ -76,5 +77,14 @@ check "report.md puts the run's ratios beside the published 3.8x and 6.5x" \
 	grep -q "against 200G RDMA | 3.80x | [0-9.]*x |" "$out/report.md"
 check "report.md says what makes CXL's lead larger or smaller" \
 	grep -q "CXL's lead grows with a pool path wider" "$out/report.md"
+# the sweep's point of the scenario's own parameters (p6: 16K, 0.75) merged
+mkdir -p "$outroot/sweep/points/p6/run" && cp "$out/summary.json" "$outroot/sweep/points/p6/run/"
+"$cxlbed" sweep --collect "$outroot/sweep" >/dev/null 2>&1
+csv() { awk -F, -v n="$1" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == n) c = i } $1 == "p6" && c { print $c }' \
+	"$outroot/sweep/sweep.csv"; }
+check "sweep --collect puts each path's TTFT and throughput in sweep.csv, on the modeled clock ($(csv decode.rdma-100g.ttft_median_us) us, $(csv decode.cxl-dma.requests_per_s)/s)" \
+	within 'a == b && c == d' "$(csv decode.rdma-100g.ttft_median_us)" "$(path rdma-100g .ttft_median_us)" \
+		"$(csv decode.cxl-dma.requests_per_s)" "$(path cxl-dma .requests_per_s)" &&
+	[ "$(csv clock)" = modeled ]
 check "no QEMU left behind" no_qemu_left "$out"
 finish
