@@ -8,6 +8,7 @@
 #include "tap.h"
 #include "kv_figures.h"
 #include "kv_report.h"
+#include "html_kv.h"
 #include "report_test.h"
 
 /* the decode workload of workloads/scenarios/kv-share.scn as a run
@@ -44,8 +45,9 @@ int main(void)
 	g_autoptr(GString) md = render_section(summary, kv_report_md);
 	g_autoptr(GString) only = render_section(cxl_only, kv_report_md);
 	g_autoptr(GString) none = render_section("{\"workloads\": []}", kv_report_md);
+	g_autoptr(GString) html = render_section(summary, html_kv_section);
 
-	plan(8);
+	plan(9);
 	ok(strstr(md->str, "## KV cache shared through a CXL pool") &&
 	   strstr(md->str, "### decode on h1: 16 requests, hit ratio 0.75"),
 	   "a section for the decode run");
@@ -68,5 +70,9 @@ int main(void)
 	ok(strstr(only->str, "### decode-2 on h1") && !strstr(only->str, "| published |"),
 	   "no RDMA path: no comparison with the published ratios");
 	ok(none->len == 0, "no decode run: no section");
+	ok(strstr(html->str, "<h2>KV cache shared through a CXL pool</h2>") &&
+	   strstr(html->str, "<td>3.80x</td><td>1.10x</td>") &&
+	   strstr(html->str, "the most CXL's lead can be here"),
+	   "report.html has the same section");
 	return done_testing();
 }
