@@ -50,8 +50,12 @@ enum sr_kind sr_load(struct sr_table *s, uint64_t line, int host)
 	writer = LD(&l->writer);
 	held = LD(&l->held[host]);
 	if (held) {
+		/* an old copy: kept past another host's store, or fetched from
+		 * memory that its writer never brought up to date (then an
+		 * invalidate would fetch the same again) */
 		if ((uint16_t)(held - 1) != wver)
-			k = SR_NOT_INVALIDATED;	/* keeps its old copy */
+			k = (uint16_t)(held - 1) == LD(&l->fver) && writer != host + 1 ?
+			    SR_NOT_FLUSHED : SR_NOT_INVALIDATED;
 	} else {
 		uint16_t in_memory = wver;
 

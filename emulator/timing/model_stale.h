@@ -17,8 +17,9 @@
  *
  *   - not invalidated: H holds a copy older than another host's store
  *     (it cached the line, the other host wrote it, H did not invalidate);
- *   - not flushed: H holds no copy and fetches the line while another
- *     host's last store to it has not been flushed (memory is old).
+ *   - not flushed: H fetches the line while another host's last store
+ *     to it has not been flushed (memory is old), or reads again the old
+ *     copy it fetched so (an invalidate would not have helped).
  *
  * A copy is held from its first read until the host invalidates it, even
  * if the host's cache has let it go meanwhile: a protocol that is right
