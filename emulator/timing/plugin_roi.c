@@ -55,6 +55,7 @@ void write_report(void)
 		.host = tp.cfg.host_index, .copy = copy_stats(),
 		.engines = &tp.shm->copy, .stale = &tp.shm->stale,
 		.shared = share_hi ? "shared regions" : NULL,
+		.flushes_dropped = share_flushes_dropped(),
 	};
 
 	res_counters(all, false);

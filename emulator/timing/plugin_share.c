@@ -22,6 +22,11 @@ uint64_t share_lo, share_hi;	/* the shared regions' span; 0, 0: none */
 #define SHARE_PAGES 16384
 static struct { uint64_t vpage1, ppage; } pages[SHARE_PAGES];
 static struct flush_pending pending;	/* flushes not yet translated */
+
+uint64_t share_flushes_dropped(void)
+{
+	return pending.dropped;
+}
 static struct qemu_plugin_register *regs[16];
 static bool regs_found;
 

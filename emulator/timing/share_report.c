@@ -36,9 +36,11 @@ void share_report_json(FILE *f, const struct share_report *r)
 	}
 	fprintf(f, "  \"stale_reads\": { \"watched\": \"%s\", \"not_invalidated\": %"
 		PRIu64 ", \"not_flushed\": %" PRIu64 ", \"flushes\": %" PRIu64
+		", \"flushes_dropped\": %" PRIu64
 		", \"program\": { \"not_invalidated\": %" PRIu64 ", \"not_flushed\": %"
 		PRIu64 ", \"flushes\": %" PRIu64 " }, \"events\": [", r->shared,
 		s->stale[h][SR_NOT_INVALIDATED], s->stale[h][SR_NOT_FLUSHED], s->flushes[h],
+		r->flushes_dropped,
 		s->stale[h][SR_NOT_INVALIDATED] - s->stale_at_start[h][SR_NOT_INVALIDATED],
 		s->stale[h][SR_NOT_FLUSHED] - s->stale_at_start[h][SR_NOT_FLUSHED],
 		s->flushes[h] - s->flushes_at_start[h]);

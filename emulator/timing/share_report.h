@@ -27,6 +27,7 @@ struct share_report {
 	const struct ce_fabric *engines;
 	const struct sr_table *stale;
 	const char *shared;			/* NULL: no shared region here */
+	uint64_t flushes_dropped;	/* flushes never translated (flush_pending.h) */
 };
 
 /* `"copy": {...}, "stale_reads": {...}` (no braces around, no comma after). */

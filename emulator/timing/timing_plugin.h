@@ -207,6 +207,7 @@ void share_config(const struct tm_config *c);	/* each config read */
 void share_access(struct vcpu *v, unsigned int vi, uint64_t vaddr,
 		  uint64_t pa, bool store, uint64_t pc, double now);
 void share_instrument(struct qemu_plugin_insn *insn);	/* flushes */
+uint64_t share_flushes_dropped(void);	/* never translated (flush_pending.h) */
 
 /* plugin_roi.c: markers, arming, the report */
 void on_marker(unsigned int vi, void *udata);
