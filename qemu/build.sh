@@ -108,7 +108,7 @@ mkdir -p "$work/build"
 	--with-pkgversion="cxlbed-$k" >"$work/configure.log" 2>&1) || {
 	tail -n 20 "$work/configure.log" >&2; die "configure failed"; }
 start=$(date +%s)
-say "building (about 2500 steps; 10 CPU-minutes on the development machine)"
+say "building (about 1550 steps; 10 CPU-minutes, 20 min on the 2-core development machine)"
 ninja -C "$work/build" -j"$(nproc)" qemu-system-x86_64 >"$work/ninja.log" 2>&1 || {
 	tail -n 30 "$work/ninja.log" >&2; die "build failed"; }
 mkdir -p "$work/out/bin"

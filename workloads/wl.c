@@ -223,7 +223,8 @@ static unsigned long long dax_attr(const char *dax, const char *attr)
 	return v;
 }
 
-void *wl_map_dax(const char *name, const char *dax, size_t bytes)
+void *wl_map_dax_untouched(const char *name, const char *dax, size_t bytes,
+			   size_t *mapped)
 {
 	unsigned int region, id, maj, min;
 	unsigned long long size, align;
@@ -271,6 +272,15 @@ void *wl_map_dax(const char *name, const char *dax, size_t bytes)
 	if (p == MAP_FAILED)
 		wl_fail(name, "mmap %zu bytes of %s: %s", len, node, strerror(errno));
 	close(fd);
+	*mapped = len;
+	return p;
+}
+
+void *wl_map_dax(const char *name, const char *dax, size_t bytes)
+{
+	size_t len;
+	void *p = wl_map_dax_untouched(name, dax, bytes, &len);
+
 	/* fault in by reading: a shared pool's bytes belong to every host */
 	for (size_t off = 0; off < len; off += sysconf(_SC_PAGESIZE))
 		(void)((volatile char *)p)[off];

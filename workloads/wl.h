@@ -54,6 +54,10 @@ void *wl_alloc_on_node(const char *name, size_t bytes, int node);
  * shared pool) stay as they are; exits on error.
  */
 void *wl_map_dax(const char *name, const char *dax, size_t bytes);
+/* The same, not touched (*@mapped: its length): a host that shares the
+ * pool without coherence must not read a line it has not invalidated. */
+void *wl_map_dax_untouched(const char *name, const char *dax, size_t bytes,
+			   size_t *mapped);
 /* This guest's host name in the topology (cxlbed.host= on the kernel
  * command line), or "" when it was not booted by cxlbed. */
 const char *wl_host(void);

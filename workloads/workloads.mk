@@ -24,6 +24,7 @@ $(B)/guest/bin/cxlbed-%: $(B)/obj/workloads/%.o $(WL_LIB)
 $(B)/guest/initramfs.cpio.gz: $(WL_BINS)
 ALL_TARGETS += $(WL_BINS)
 include workloads/pool/pool.mk
+include workloads/kvshare/kvshare.mk
 
 # cxlbed-protect: a workload on libcxlpool's protected blocks
 # (docs/faults.md); it links libcxlpool, the protection layer

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "qemu/timing_config.h"
+#include "qemu/timing_copy.h"
 
 #include <string.h>
 
@@ -138,6 +139,8 @@ char *timing_config_text(const struct cb_topology *t, const struct cb_host *h,
 		g_string_append_c(s, '\n');
 	}
 	cb_foreach(h->regions, struct cb_region, r) {
+		uint64_t share = timing_share_offset(t, r);
+
 		g_string_append_printf(s, "region name=%s base=0x%llx size=0x%llx "
 				       "gran=%u targets=", r->id,
 				       (unsigned long long)timing_region_base(h, r),
@@ -145,8 +148,12 @@ char *timing_config_text(const struct cb_topology *t, const struct cb_host *h,
 				       r->granularity);
 		cb_foreach(r->devices, struct cb_device, d)
 			g_string_append_printf(s, "%s%s", d_i_ ? "," : "", d->id);
+		if (share != UINT64_MAX)
+			g_string_append_printf(s, " share=0x%llx",
+					       (unsigned long long)share);
 		g_string_append_c(s, '\n');
 	}
+	timing_copy_lines(s, t, h);
 	return g_string_free(s, FALSE);
 }
 

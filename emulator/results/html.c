@@ -4,6 +4,7 @@
 #include "results/escape.h"
 #include "results/figures.h"
 #include "results/html_runtime.h"
+#include "results/html_kv.h"
 #include "results/program_report.h"
 #include "results/svg.h"
 #include "results/topo_tree.h"
@@ -360,6 +361,7 @@ char *html_run_report(const struct run_result *r, const struct cb_topology *topo
 	html_tiering_section(s, r);
 	html_pool_section(s, r);
 	html_faults_section(s, r);
+	html_kv_section(s, r);
 	files_section(s, r);
 	g_string_append(s, "</body>\n</html>\n");
 	return g_string_free(s, FALSE);

@@ -6,6 +6,7 @@
 #include "results/policy_report.h"
 #include "results/fault_report.h"
 #include "results/pool_report.h"
+#include "results/kv_report.h"
 #include "results/program_report.h"
 #include "results/result.h"
 
@@ -143,6 +144,7 @@ bool result_write_report(const struct run_result *r, const char *path,
 	if (r->pool)
 		pool_report_md(s, r->pool);
 	fault_report_md(s, r);
+	kv_report_md(s, r);
 	g_string_append(s, "\n## Checks\n\n| check | result | detail |\n|---|---|---|\n");
 	for (guint i = 0; i < r->checks->len; i++) {
 		const struct res_check *c = g_ptr_array_index(r->checks, i);

@@ -1,14 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * A sweep's results (sweep_report.h): one row per point (its parameters,
- * verdict, clock, and each place's latency and bandwidth), written as
- * sweep.csv, sweep-results.json, sweep.md, sweep.svg (latency against the
- * first axis) and report.html.
+ * verdict, clock, each place's latency and bandwidth, and a KV-share run's
+ * TTFT and throughput per path), written as sweep.csv, sweep-results.json,
+ * sweep.md, sweep.svg (latency against the first axis) and report.html.
  */
 #include "results/sweep_report.h"
 #include "results/escape.h"
 #include "results/figures.h"
 #include "results/html.h"
+#include "results/kv_figures.h"
 #include "common/json_write.h"
 #include "results/svg.h"
 
@@ -118,6 +119,16 @@ static const char *clock_of(const struct row *w)
 			c.guest |= g_strcmp0(n->clock, "modeled") != 0;
 		}
 	}
+	if (w->r) {
+		/* KV-share figures are the guest clock's: modeled time when
+		 * that clock ran on the timing model */
+		g_autoptr(GPtrArray) kv = g_ptr_array_new_with_free_func(g_free);
+		bool m = w->r->timing_model && !g_strcmp0(w->r->guest_clock, "modeled");
+
+		kv_columns(w->r, kv);
+		c.modeled |= kv->len && m;
+		c.guest |= kv->len && !m;
+	}
 	return fig_clock_word(&c) ? fig_clock_word(&c) : "-";
 }
 
@@ -136,8 +147,19 @@ static void csv_field(GString *s, const char *v)
 	}
 }
 
+/* The KV-share columns any point has (kv_figures.h), in first-seen order. */
+static GPtrArray *kv_columns_of(const struct row *rows, guint n)
+{
+	GPtrArray *names = g_ptr_array_new_with_free_func(g_free);
+
+	for (guint i = 0; i < n; i++)
+		kv_columns(rows[i].r, names);
+	return names;
+}
+
 /* The cells of one row, header first when @w is NULL: CSV and Markdown share them. */
-static GPtrArray *cells(const struct sweep_matrix *s, const GPtrArray *places, const struct row *w)
+static GPtrArray *cells(const struct sweep_matrix *s, const GPtrArray *places,
+			const GPtrArray *kv, const struct row *w)
 {
 	GPtrArray *c = g_ptr_array_new_with_free_func(g_free);
 
@@ -163,15 +185,26 @@ static GPtrArray *cells(const struct sweep_matrix *s, const GPtrArray *places, c
 					fig_format(buf, sizeof(buf), figure_of(n, f), f ? "%.3f" : "%.1f") : ""));
 		}
 	}
+	for (guint i = 0; i < kv->len; i++) {
+		double v;
+
+		if (!w)
+			g_ptr_array_add(c, g_strdup(g_ptr_array_index(kv, i)));
+		else if (kv_column(w->r, g_ptr_array_index(kv, i), &v))
+			g_ptr_array_add(c, g_strdup_printf("%.3f", v));
+		else
+			g_ptr_array_add(c, g_strdup(""));
+	}
 	return c;
 }
 
-static char *to_csv(const struct sweep_matrix *s, const GPtrArray *places, const struct row *rows)
+static char *to_csv(const struct sweep_matrix *s, const GPtrArray *places, const GPtrArray *kv,
+		    const struct row *rows)
 {
 	GString *out = g_string_new(NULL);
 
 	for (gint i = -1; i < (gint)s->points->len; i++) {
-		g_autoptr(GPtrArray) c = cells(s, places, i < 0 ? NULL : &rows[i]);
+		g_autoptr(GPtrArray) c = cells(s, places, kv, i < 0 ? NULL : &rows[i]);
 
 		for (guint j = 0; j < c->len; j++) {
 			if (j)
@@ -183,7 +216,8 @@ static char *to_csv(const struct sweep_matrix *s, const GPtrArray *places, const
 	return g_string_free(out, FALSE);
 }
 
-static char *to_markdown(const struct sweep_matrix *s, const GPtrArray *places, const struct row *rows)
+static char *to_markdown(const struct sweep_matrix *s, const GPtrArray *places,
+			 const GPtrArray *kv, const struct row *rows)
 {
 	GString *out = g_string_new(NULL);
 
@@ -195,7 +229,7 @@ static char *to_markdown(const struct sweep_matrix *s, const GPtrArray *places, 
 	g_string_append(out, "; figures as each point's clock says (`modeled`: the timing "
 			"model's virtual time). Each point's results: `points/pN/run/`.\n\n");
 	for (gint i = -1; i < (gint)s->points->len; i++) {
-		g_autoptr(GPtrArray) c = cells(s, places, i < 0 ? NULL : &rows[i]);
+		g_autoptr(GPtrArray) c = cells(s, places, kv, i < 0 ? NULL : &rows[i]);
 
 		g_string_append(out, "|");
 		for (guint j = 0; j < c->len; j++) {
@@ -342,8 +376,8 @@ static char *plot(const struct sweep_matrix *s, const GPtrArray *places, const s
 	return svg_line_plot(&p);
 }
 
-static char *to_html(const struct sweep_matrix *s, const GPtrArray *places, const struct row *rows,
-		     const char *lat_svg, const char *bw_svg)
+static char *to_html(const struct sweep_matrix *s, const GPtrArray *places, const GPtrArray *kv,
+		     const struct row *rows, const char *lat_svg, const char *bw_svg)
 {
 	GString *h = g_string_new(NULL);
 	g_autofree char *title = g_strdup_printf("cxlbed sweep %s", s->name);
@@ -356,7 +390,7 @@ static char *to_html(const struct sweep_matrix *s, const GPtrArray *places, cons
 			       "<a href=\"sweep.md\">sweep.md</a>.</p>\n<h2>Points</h2>\n",
 			       s->points->len);
 	for (gint i = -1; i < (gint)s->points->len; i++) {
-		g_autoptr(GPtrArray) c = cells(s, places, i < 0 ? NULL : &rows[i]);
+		g_autoptr(GPtrArray) c = cells(s, places, kv, i < 0 ? NULL : &rows[i]);
 
 		if (i < 0) {
 			g_ptr_array_add(c, NULL);
@@ -390,7 +424,7 @@ int sweep_report_write(const struct sweep_matrix *s, struct run_result **runs,
 		       const char *dir, FILE *out)
 {
 	g_autofree struct row *rows = g_new0(struct row, s->points->len + 1);
-	g_autoptr(GPtrArray) places = NULL;
+	g_autoptr(GPtrArray) places = NULL, kv = NULL;
 	g_autofree char *csv = NULL, *md = NULL, *lat = NULL, *bw = NULL, *html = NULL;
 	g_autoptr(JsonNode) json = NULL;
 	g_autoptr(GError) err = NULL;
@@ -406,11 +440,12 @@ int sweep_report_write(const struct sweep_matrix *s, struct run_result **runs,
 		bad += !rows[i].r || !result_passed(rows[i].r);
 	}
 	places = places_of(rows, s->points->len);
-	csv = to_csv(s, places, rows);
-	md = to_markdown(s, places, rows);
+	kv = kv_columns_of(rows, s->points->len);
+	csv = to_csv(s, places, kv, rows);
+	md = to_markdown(s, places, kv, rows);
 	lat = plot(s, places, rows, 0);
 	bw = plot(s, places, rows, 1);
-	html = to_html(s, places, rows, lat, bw);
+	html = to_html(s, places, kv, rows, lat, bw);
 	json = to_json(s, rows);
 	{
 		g_autofree char *jtext = json_write_text(json, true);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The guest's enumeration, read (guest_enum.h). */
 #include "run/guest_enum.h"
-#include "run/json_get.h"
+#include "common/json_get.h"
 
 /* The guest region whose targets are exactly this region's devices, in order. */
 static JsonObject *find_guest_region(JsonArray *regions, const struct cb_region *reg);

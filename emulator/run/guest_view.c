@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "run/guest_view.h"
 #include "run/guest_enum.h"
-#include "run/json_get.h"
+#include "common/json_get.h"
 #include "run/verify.h"
 #include "run/kernel_features.h"
 

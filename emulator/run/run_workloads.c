@@ -7,6 +7,7 @@
 #include "run/modeled_clock.h"
 #include "results/fault_rois.h"
 #include "run/session.h"
+#include "run/stale_check.h"
 #include "run/timing_run.h"
 #include "common/error.h"
 #include "results/figures.h"
@@ -424,6 +425,11 @@ static void finish_one(struct run *run, struct pending *p)
 	/* a protected workload's markers in modeled time (docs/faults.md) */
 	if (rw->output && hr->timing_report)
 		fault_rois_merge(rw->output, hr->timing_report, p->first_roi);
+	/* memory shared without coherence: did it read a stale line? */
+	if (rw->output && hr->timing_report)
+		stale_check_workload(run->res, rw->output, hr->timing_report,
+				     timing_report_roi_count(hr->timing_report) > p->first_roi,
+				     p->w->id, hr->h->id);
 	result_check(run->res, check, rw->ok, "%s", rw->ok ? "ran" : rw->error);
 	result_node_take(p->dax ? result_host_find_dax(hr->res, p->dax->region) :
 			 result_host_find_node(hr->res, p->node), rw->output);

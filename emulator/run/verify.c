@@ -2,7 +2,7 @@
 #include "run/verify.h"
 #include "run/guest_enum.h"
 #include "run/guest_view.h"
-#include "run/json_get.h"
+#include "common/json_get.h"
 
 #include <string.h>
 

@@ -51,8 +51,12 @@ uint64_t run_clock_pool_written(const struct run_clock *c, const char *pool)
 	snprintf(name, sizeof(name), "media:pool:%s", pool);
 	n = __atomic_load_n(&s->nres, __ATOMIC_ACQUIRE);
 	for (int i = 0; i < n && i < TM_MAX_RES; i++)
-		if (!strcmp(s->res[i].name, name))
-			bytes += __atomic_load_n(&s->res[i].total.bytes[MF_WRITE],
-						 __ATOMIC_RELAXED);
+		if (!strcmp(s->res[i].name, name)) {
+			struct mf_counters sum;
+
+			/* every requester's bytes: each counts its own (model_fabric.h) */
+			mf_res_counters(&s->res[i], -1, &sum);
+			bytes += sum.bytes[MF_WRITE];
+		}
 	return bytes;
 }

@@ -25,6 +25,8 @@
  * at the latest one's modeled time (a `together` workload's start).
  */
 #define CXLBED_ROI_TOGETHER	6
+/* A copy engine's transfer, or modeled busy time (cxlbed-copy.h). */
+#define CXLBED_ROI_COPY		7
 
 /* The guest agent's region around a whole workload command (its `run`
  * with "roi": true); workloads' own ids stay below it. */

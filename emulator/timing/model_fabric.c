@@ -149,31 +149,6 @@ double mf_res_reserve(struct mf_res *r, enum mf_dir dir, double t,
 	return pass;
 }
 
-static void add_counters(struct mf_counters *a, const struct mf_counters *b)
-{
-	for (int d = 0; d < 2; d++) {
-		a->bytes[d] += __atomic_load_n(&b->bytes[d], __ATOMIC_RELAXED);
-		a->reqs[d] += __atomic_load_n(&b->reqs[d], __ATOMIC_RELAXED);
-		a->wait_ns[d] += b->wait_ns[d];
-	}
-}
-
-void mf_res_counters(const struct mf_res *r, int host, struct mf_counters *out)
-{
-	memset(out, 0, sizeof(*out));
-	if (host < 0)
-		add_counters(out, &r->total);
-	for (int i = 0; i < MF_USERS; i++) {
-		const struct mf_user *u = &r->users[i];
-		int32_t w = __atomic_load_n(&u->who, __ATOMIC_ACQUIRE);
-
-		if (!w)
-			break;
-		if (host < 0 || (w - 1) / MF_FLOW_SLOTS == host)
-			add_counters(out, &u->count);
-	}
-}
-
 void mf_region_init(struct mf_region *g)
 {
 	bool pow2 = g->gran && !(g->gran & (g->gran - 1)) &&

@@ -108,11 +108,35 @@ double mf_res_reserve(struct mf_res *r, enum mf_dir dir, double t,
 /* @who's entry on @r, claimed now if it has none; NULL when all are taken. */
 struct mf_user *mf_res_user(struct mf_res *r, int who);
 
+static inline void mf_counters_add(struct mf_counters *a, const struct mf_counters *b)
+{
+	for (int d = 0; d < 2; d++) {
+		a->bytes[d] += __atomic_load_n(&b->bytes[d], __ATOMIC_RELAXED);
+		a->reqs[d] += __atomic_load_n(&b->reqs[d], __ATOMIC_RELAXED);
+		a->wait_ns[d] += b->wait_ns[d];
+	}
+}
+
 /*
  * What @r moved for host @host's requesters (@host < 0: everybody),
- * anonymous transfers counted with everybody's; racy reads, for reports.
+ * anonymous transfers counted with everybody's; racy reads, for reports
+ * and for the host side (a fault's `written` trigger), which reads the
+ * segment: inline, so that it needs none of the plugin's objects.
  */
-void mf_res_counters(const struct mf_res *r, int host, struct mf_counters *out);
+static inline void mf_res_counters(const struct mf_res *r, int host, struct mf_counters *out)
+{
+	*out = (struct mf_counters){ 0 };
+	if (host < 0)
+		mf_counters_add(out, &r->total);
+	for (int i = 0; i < MF_USERS; i++) {
+		int32_t w = __atomic_load_n(&r->users[i].who, __ATOMIC_ACQUIRE);
+
+		if (!w)
+			break;
+		if (host < 0 || (w - 1) / MF_FLOW_SLOTS == host)
+			mf_counters_add(out, &r->users[i].count);
+	}
+}
 
 #define MF_MAX_PATH 8
 #define MF_MAX_WAYS 16

@@ -739,3 +739,43 @@ double tm_mem_store_nt(struct tm_host_mem *h, struct tm_cpu_mem *c,
 	c->st.stall_ns += issue - now;
 	return issue;
 }
+
+double tm_mem_flush(struct tm_host_mem *h, struct tm_cpu_mem *c, uint64_t pa,
+		    double now)
+{
+	uint64_t line = pa >> h->line_shift;
+	int n = __atomic_load_n(&h->ncores, __ATOMIC_ACQUIRE);
+	bool dirty = false;
+	struct mf_target *t;
+	double issue, passed;
+
+	/* every copy of the host goes, its own and the other cores' */
+	for (int i = 0; i < n; i++) {
+		struct tm_cpu_mem *o = h->cores[i];
+
+		dirty |= mc_take(&o->l1, line, MC_DIRTY, NULL);
+		dirty |= mc_take(&o->l2, line, MC_DIRTY, NULL);
+		mc_take(&o->l1, line, 0, NULL);
+		mc_take(&o->l2, line, 0, NULL);
+		if (o->last_line == line + 1) {
+			o->last_line = 0;
+			if (o->repeat_key)
+				*o->repeat_key = 0;
+		}
+	}
+	llc_lock(h);
+	dirty |= mc_take(&h->llc, line, MC_DIRTY, NULL);
+	mc_take(&h->llc, line, 0, NULL);
+	llc_unlock(h);
+	t = target_of(h, line);
+	if (!dirty || !t)
+		return now;
+	/* a dirty line is written back, holding a miss slot until the path
+	 * took it, as a non-temporal store's line does */
+	issue = own_request_slot(c, now);
+	mf_access_by(t, MF_WRITE, issue, h->cfg.line_bytes, c->who, &passed);
+	mf_window_fill(&c->win, passed);
+	c->st.mem_writes[t->cxl]++;
+	c->st.stall_ns += issue - now;
+	return issue;
+}

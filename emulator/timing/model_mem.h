@@ -163,6 +163,16 @@ double tm_mem_store_nt(struct tm_host_mem *h, struct tm_cpu_mem *c,
 		       uint64_t pa, double now);
 
 /*
+ * clflush/clflushopt/clwb of @pa at @now: the line leaves every cache of
+ * the host (clwb keeps a clean copy on hardware; the model drops it too),
+ * and a dirty copy is written to memory. Returns when the core may go on
+ * (a write-back takes a miss slot, as a non-temporal store's does). For
+ * memory shared with other hosts without coherence (model_stale.h).
+ */
+double tm_mem_flush(struct tm_host_mem *h, struct tm_cpu_mem *c, uint64_t pa,
+		    double now);
+
+/*
  * The core's accesses went on into the next virtual page, which is not
  * the next physical one: the prefetcher guessed the page at line @from
  * and it is at line @to (@span lines a page). At @now, before the access.

@@ -53,16 +53,29 @@ static uint64_t mono_ns(void)
  * 20 us sleeps, 4 s spinning first). Once it has not moved for
  * SPIN_STALL_NS it has no core (a busy host): sleep until it publishes,
  * so that it gets ours. Never spin longer than s->spin_ns in all
- * (TM_SYNC_SPIN_NS; 0 where vCPUs outnumber host cores), so that a
- * laggard in a long stretch of compute does not cost a core.
+ * (TM_SYNC_SPIN_NS), so that a laggard in a long stretch of compute does
+ * not cost a core, and not at all while more slots run than the host has
+ * cores: then a spinner keeps the one it waits for off the core.
  */
 #define SPIN_STALL_NS 10000
+
+/* Slots running now (published, not halted), over every host. */
+static int sync_running(const struct tm_sync *s)
+{
+	int n = __atomic_load_n(s->nslots, __ATOMIC_ACQUIRE), running = 0;
+
+	for (int i = 0; i < n; i++)
+		running += __atomic_load_n(&s->slot[i], __ATOMIC_RELAXED) &&
+			   !(s->halted && __atomic_load_n(&s->halted[i], __ATOMIC_RELAXED));
+	return running;
+}
 
 bool tm_sync_sleep_on(struct tm_sync *s, int w, bool (*blocked)(void *ctx),
 		      void *ctx, unsigned int max_us)
 {
 	uint64_t start = mono_ns(), moved_at = start, spent, left_ns;
 	uint64_t last = __atomic_load_n(&s->slot[w], __ATOMIC_ACQUIRE);
+	uint64_t spin_ns = s->cores > 0 && sync_running(s) > s->cores ? 0 : s->spin_ns;
 	struct timespec pause;
 	bool woken = true;
 	uint32_t seen;
@@ -80,7 +93,7 @@ bool tm_sync_sleep_on(struct tm_sync *s, int w, bool (*blocked)(void *ctx),
 			last = v;
 			moved_at = t;
 		}
-		if (t - moved_at > SPIN_STALL_NS || t - start > s->spin_ns)
+		if (t - moved_at > SPIN_STALL_NS || t - start > spin_ns)
 			break;
 	}
 	spent = mono_ns() - start;

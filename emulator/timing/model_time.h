@@ -71,6 +71,8 @@ struct tm_sync {
 	uint32_t *moved;
 	/* longest spin before that sleep (0: sleep at once); model_time.c */
 	uint64_t spin_ns;
+	/* host cores: a waiter spins only while running slots are no more */
+	int cores;
 };
 
 void tm_sync_wake(struct tm_sync *s, int slot);

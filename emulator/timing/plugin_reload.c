@@ -46,6 +46,7 @@ void plugin_reload_config(void)
 	g_ptr_array_add(retired, tp.fabric);
 	__atomic_store_n(&tp.mem.fabric, f, __ATOMIC_RELEASE);
 	__atomic_store_n(&tp.fabric, f, __ATOMIC_RELEASE);
+	share_config(&c);
 	tm_config_clear(&c);
 }
 

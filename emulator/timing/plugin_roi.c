@@ -51,6 +51,12 @@ void write_report(void)
 	int nvcpus = tp.guest_time && tp.armed == 2 ? clock_state(vcpus) : 0;
 	int nres = res_counters(mine, true);
 	struct roi_report_ctx ctx;
+	struct share_report share = {
+		.host = tp.cfg.host_index, .copy = copy_stats(),
+		.engines = &tp.shm->copy, .stale = &tp.shm->stale,
+		.shared = share_hi ? "shared regions" : NULL,
+		.flushes_dropped = share_flushes_dropped(),
+	};
 
 	res_counters(all, false);
 	ctx = (struct roi_report_ctx){
@@ -65,6 +71,7 @@ void write_report(void)
 		.together_timeouts = together_counts()->timeouts,
 		.together_unarmed = together_counts()->unarmed,
 		.together_held_ns = together_counts()->held_ns,
+		.share = &share,
 		.clock = {
 			.on = tp.guest_time, .irqs = tp.cs.irqs,
 			.handled = tp.cs.handled, .stray = tp.cs.stray,
@@ -193,6 +200,10 @@ void on_marker(unsigned int vi, void *udata)
 		clock_marker(vi, id);
 		return;
 	}
+	if (op == CXLBED_ROI_COPY) {	/* the first marker of a program */
+		copy_marker(vi, id);
+		return;
+	}
 	if (op == CXLBED_ROI_TOGETHER) {
 		together_marker(vi, id);
 		return;
@@ -213,6 +224,9 @@ void on_marker(unsigned int vi, void *udata)
 		break;
 	case CXLBED_ROI_DUMP:
 		write_report();
+		break;
+	case CXLBED_ROI_ARM:	/* a program's first marker: its stale reads */
+		sr_log_restart(&tp.shm->stale, tp.cfg.host_index);
 		break;
 	}
 }

@@ -350,7 +350,7 @@ static void page_entered(struct vcpu *v, uint64_t page, uint64_t ppage,
 /* Everything but a repeat of the last line: out of line (see on_mem). */
 static __attribute__((noinline, cold)) void
 on_mem_slow(unsigned int vi, qemu_plugin_meminfo_t info, uint64_t vaddr,
-	    uint64_t vline, enum tp_access kind)
+	    uint64_t vline, enum tp_access kind, uint64_t pc)
 {
 	struct qemu_plugin_hwaddr *hw;
 	struct vcpu *v = vi < TM_MAX_VCPUS ? tp.cpu[vi] : NULL;
@@ -358,6 +358,8 @@ on_mem_slow(unsigned int vi, qemu_plugin_meminfo_t info, uint64_t vaddr,
 	bool is_io, translated = false;
 	double now, go;
 
+	if (v && copy_paused[vi])
+		return;		/* a copy engine's bytes (plugin_copy.c) */
 	/* a new line of the page translated last: no need to ask QEMU */
 	if (v && page == v->page_v && !tp.kernel &&
 	    v->cnt->kernel_tbs == v->page_ktbs) {
@@ -393,6 +395,10 @@ on_mem_slow(unsigned int vi, qemu_plugin_meminfo_t info, uint64_t vaddr,
 		page_entered(v, page, pa >> TM_PAGE_SHIFT,
 			     (unsigned int)((pa & TM_PAGE_MASK) >> tp.mem.line_shift));
 	now = tm_now(&v->clk, v->cnt->insns);
+	if (pa >= share_lo && pa < share_hi) {
+		share_access(v, vi, vaddr, pa, kind != TP_LOAD, pc, now);
+		now = tm_now(&v->clk, v->cnt->insns);	/* after a flush it applied */
+	}
 	go = kind == TP_STORE_NT ? tm_mem_store_nt(&tp.mem, &v->mem, pa, now) :
 		tm_mem_access(&tp.mem, &v->mem, pa, kind == TP_STORE, now);
 	v->clk.stall_ns += go - now;
@@ -414,7 +420,7 @@ void on_budget(unsigned int vi, void *udata)
 	double now;
 
 	c->budget = 0;
-	if (!v)
+	if (!v || copy_paused[vi])
 		return;
 	now = tm_now(&v->clk, c->insns);
 	tm_sync_publish_clock(&tp.sync, v->slot, now);
@@ -429,7 +435,7 @@ void on_budget(unsigned int vi, void *udata)
  * small enough to need no register spills.
  */
 static inline void on_mem(unsigned int vi, qemu_plugin_meminfo_t info,
-			  uint64_t vaddr, enum tp_access kind)
+			  uint64_t vaddr, enum tp_access kind, void *pc)
 {
 	bool store = kind != TP_LOAD;
 	uint64_t vline = (vaddr >> tp.mem.line_shift) + 1;
@@ -451,26 +457,26 @@ static inline void on_mem(unsigned int vi, qemu_plugin_meminfo_t info,
 			return;
 		}
 	}
-	on_mem_slow(vi, info, vaddr, vline, kind);
+	on_mem_slow(vi, info, vaddr, vline, kind, (uintptr_t)pc);
 }
 
 void on_load(unsigned int vi, qemu_plugin_meminfo_t info, uint64_t vaddr,
 	     void *udata)
 {
-	on_mem(vi, info, vaddr, TP_LOAD);
+	on_mem(vi, info, vaddr, TP_LOAD, udata);
 }
 
 void on_store(unsigned int vi, qemu_plugin_meminfo_t info, uint64_t vaddr,
 	      void *udata)
 {
-	on_mem(vi, info, vaddr, TP_STORE);
+	on_mem(vi, info, vaddr, TP_STORE, udata);
 }
 
 /* movnt*: past the caches to memory (tm_mem_store_nt) */
 void on_store_nt(unsigned int vi, qemu_plugin_meminfo_t info, uint64_t vaddr,
 		 void *udata)
 {
-	on_mem(vi, info, vaddr, TP_STORE_NT);
+	on_mem(vi, info, vaddr, TP_STORE_NT, udata);
 }
 
 /* cost=calls: what QEMU's callback alone costs (the benchmark's ladder). */
@@ -489,7 +495,7 @@ void on_store_kernel(unsigned int vi, qemu_plugin_meminfo_t info,
 		     uint64_t vaddr, void *udata)
 {
 	if (!clock_skip_store(vaddr)) {
-		on_mem(vi, info, vaddr, TP_STORE);
+		on_mem(vi, info, vaddr, TP_STORE, udata);
 		return;
 	}
 	/* an IPI: the modeled time a halted vCPU is woken at */

@@ -132,10 +132,28 @@ size_t qemu_plugin_tb_n_insns(const struct qemu_plugin_tb *tb);
 uint64_t qemu_plugin_tb_vaddr(const struct qemu_plugin_tb *tb);
 struct qemu_plugin_insn *qemu_plugin_tb_get_insn(const struct qemu_plugin_tb *tb,
 						 size_t idx);
+/*
+ * API >= 3: the vCPU's registers (call from a vCPU's context; the caller
+ * frees the array), one read in a callback registered with
+ * QEMU_PLUGIN_CB_R_REGS (returns its size, -1 on failure), and guest
+ * memory by virtual address (API >= 4). GArray, GByteArray: glib's.
+ */
+struct qemu_plugin_register;
+typedef struct {
+	struct qemu_plugin_register *handle;
+	const char *name;
+	const char *feature;
+} qemu_plugin_reg_descriptor;
+struct _GArray *qemu_plugin_get_registers(void);
+int qemu_plugin_read_register(struct qemu_plugin_register *handle,
+			      struct _GByteArray *buf);
+bool qemu_plugin_read_memory_vaddr(uint64_t addr, struct _GByteArray *data,
+				   size_t len);
 /* API >= 3: copies into @dest, returns bytes copied. */
 size_t qemu_plugin_insn_data(const struct qemu_plugin_insn *insn, void *dest,
 			     size_t len);
 size_t qemu_plugin_insn_size(const struct qemu_plugin_insn *insn);
+uint64_t qemu_plugin_insn_vaddr(const struct qemu_plugin_insn *insn);
 /* The instruction's disassembly (g_free it); NULL when there is none. */
 char *qemu_plugin_insn_disas(const struct qemu_plugin_insn *insn);
 

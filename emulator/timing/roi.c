@@ -18,7 +18,7 @@ bool roi_decode(const uint8_t *b, size_t len, int *op, int *id)
 		return false;
 	*op = (word >> 12) & 0xf;
 	*id = word & 0xfff;
-	return *op >= CXLBED_ROI_BEGIN && *op <= CXLBED_ROI_TOGETHER;
+	return *op >= CXLBED_ROI_BEGIN && *op <= CXLBED_ROI_COPY;
 }
 
 void roi_log_init(struct roi_log *l, int nres)
@@ -65,6 +65,24 @@ void roi_begin(struct roi_log *l, unsigned int vcpu, int id,
 	copy_point(p, now, l->nres);
 	p->vcpu = vcpu;
 	g_mutex_unlock(&l->lock);
+}
+
+int roi_open_on(struct roi_log *l, unsigned int vcpu)
+{
+	int id = -1;
+	double at = -1;
+
+	g_mutex_lock(&l->lock);
+	for (guint i = 0; i < l->open->len; i++) {
+		const struct roi_point *p = &g_array_index(l->open, struct roi_point, i);
+
+		if (p->res && p->vcpu == vcpu && p->t_ns > at) {
+			id = (int)i;
+			at = p->t_ns;
+		}
+	}
+	g_mutex_unlock(&l->lock);
+	return id;
 }
 
 bool roi_end(struct roi_log *l, unsigned int vcpu, int id,
@@ -294,7 +312,12 @@ bool roi_write_report(struct roi_log *l, const struct roi_report_ctx *ctx,
 			m->wait_ns[0], m->wait_ns[1], ctx->all[i].bytes[0],
 			ctx->all[i].bytes[1]);
 	}
-	fprintf(f, "\n  ]\n}\n");
+	fprintf(f, "\n  ]");
+	if (ctx->share) {
+		fprintf(f, ",\n");
+		share_report_json(f, ctx->share);
+	}
+	fprintf(f, "\n}\n");
 	if (fclose(f) || rename(tmp, path)) {
 		*err = g_strdup_printf("%s: %s", path, g_strerror(errno));
 		return false;

@@ -14,6 +14,7 @@
 
 #include "cxlbed-roi.h"
 #include "model_fabric.h"
+#include "share_report.h"
 #include "model_mem.h"
 
 /* Decode an instruction's bytes; true for a marker, with its op and id. */
@@ -60,6 +61,8 @@ void roi_log_init(struct roi_log *l, int nres);
 void roi_log_clear(struct roi_log *l);
 void roi_begin(struct roi_log *l, unsigned int vcpu, int id,
 	       const struct roi_point *now);
+/* The region @vcpu began last among those open; -1: none. */
+int roi_open_on(struct roi_log *l, unsigned int vcpu);
 /* False when END comes without a BEGIN of that id. */
 bool roi_end(struct roi_log *l, unsigned int vcpu, int id,
 	     const struct roi_point *now);
@@ -118,6 +121,7 @@ struct roi_report_ctx {
 	uint64_t together_timeouts;	/* ... that gave up */
 	uint64_t together_unarmed;	/* ... before the host was armed */
 	uint64_t together_held_ns;	/* modeled time waiters were moved on */
+	const struct share_report *share;	/* copy engines, stale reads */
 };
 
 /* Write the report to @path atomically (temp file + rename). */

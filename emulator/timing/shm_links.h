@@ -10,7 +10,9 @@
 #ifndef CXLBED_SHM_LINKS_H
 #define CXLBED_SHM_LINKS_H
 
+#include "model_copy.h"
 #include "model_fabric.h"
+#include "model_stale.h"
 #include "model_time.h"
 
 /* a host is one flow of the fair sharing, its vCPUs the flow's slots */
@@ -18,7 +20,7 @@
 #define TM_MAX_VCPUS MF_FLOW_SLOTS
 #define TM_MAX_SLOTS (TM_MAX_HOSTS * TM_MAX_VCPUS)
 #define TM_MAX_RES 64
-#define TM_SHM_MAGIC 0xCB5E7106u	/* bump when the layout changes */
+#define TM_SHM_MAGIC 0xCB5E7107u	/* bump when the layout changes */
 
 struct tm_shared {
 	uint32_t magic;
@@ -54,6 +56,11 @@ struct tm_shared {
 	uint32_t watchers[TM_MAX_SLOTS];	/* tm_sync_sleep_on */
 	uint32_t moved[TM_MAX_SLOTS];
 	struct mf_res res[TM_MAX_RES];
+	/* copy engines: NICs and DMA engines, shared by name (model_copy.h) */
+	struct ce_fabric copy;
+	/* lines of pools the hosts share, watched for stale reads (last: the
+	 * largest, its untouched pages cost nothing) */
+	struct sr_table stale;
 };
 
 /* Map the segment @name, which the run has created (empty is fine: the

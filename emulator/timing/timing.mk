@@ -56,7 +56,7 @@ bench: $(B)/timing/membench $(B)/timing/modelbench
 $(B)/tests/timing-config-gen: $(TIMING_DIR)/tests/host/config_gen.c \
 		$(TIMING_MODEL_OBJS) $(B)/libcxlbed-host.a tests/unit/tap.h
 	@mkdir -p $(@D) $(B)/obj/tests
-	$(CC) $(BASE_CFLAGS) -MF $(B)/obj/tests/$(@F).d $(CFLAGS) $(GLIB_CFLAGS) $(HOST_INC) -I$(TIMING_DIR) \
+	$(CC) $(BASE_CFLAGS) -MF $(B)/obj/tests/$(@F).d $(CFLAGS) $(GLIB_CFLAGS) $(HOST_INC) -I$(TIMING_DIR) -DSRCDIR='"$(CURDIR)"' \
 		-Itests/unit -o $@ $< $(TIMING_MODEL_OBJS) $(B)/libcxlbed-host.a \
 		$(GLIB_LIBS) -lpthread -lm -lrt
 UNIT_TESTS += $(B)/tests/timing-config-gen

@@ -30,9 +30,19 @@ static void on_clock_marker(unsigned int vi, void *udata)
 	clock_marker(vi, (uintptr_t)udata & 0xfff);
 }
 
+/* Copy engines' markers read %rax (cxlbed-copy.h). */
+static void on_copy_marker(unsigned int vi, void *udata)
+{
+	copy_marker(vi, (uintptr_t)udata & 0xfff);
+}
+
 static void register_marker(struct qemu_plugin_insn *insn, int op, int id)
 {
-	if (op == CXLBED_ROI_CLOCK && id != CXLBED_CLK_HELLO)
+	if (op == CXLBED_ROI_COPY)
+		qemu_plugin_register_vcpu_insn_exec_cb(
+			insn, on_copy_marker, QEMU_PLUGIN_CB_R_REGS,
+			(void *)(uintptr_t)id);
+	else if (op == CXLBED_ROI_CLOCK && id != CXLBED_CLK_HELLO)
 		qemu_plugin_register_vcpu_insn_exec_cb(
 			insn, on_clock_marker, QEMU_PLUGIN_CB_NO_REGS,
 			(void *)(uintptr_t)id);
@@ -173,14 +183,19 @@ static void instrument(struct qemu_plugin_tb *tb, bool full)
 							 QEMU_PLUGIN_MEM_RW, NULL);
 			continue;
 		}
+		/* the instruction's address: a stale read's call site */
+		void *pc = (void *)(uintptr_t)qemu_plugin_insn_vaddr(insn);
+
+		if (share_hi)
+			share_instrument(insn);
 		qemu_plugin_register_vcpu_mem_cb(insn, on_load,
 						 QEMU_PLUGIN_CB_NO_REGS,
-						 QEMU_PLUGIN_MEM_R, NULL);
+						 QEMU_PLUGIN_MEM_R, pc);
 		if (tp.stores)
 			qemu_plugin_register_vcpu_mem_cb(
 				insn, kernel && tp.guest_time ? on_store_kernel :
 				info[i].nt_store ? on_store_nt : on_store,
-				QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_MEM_W, NULL);
+				QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_MEM_W, pc);
 	}
 }
 
@@ -317,6 +332,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 	tp.fabric = tm_fabric_build(&tp.cfg, tp.shm, &err);
 	if (!tp.fabric)
 		return fail("cxlbed-timing: %s\n", err);
+	share_config(&tp.cfg);
 	if (!tm_host_mem_init(&tp.mem, &tp.cfg.mem, tp.fabric))
 		return fail("cxlbed-timing: %s\n", "cache geometry unusable");
 	tp.mem.solo = tp.cfg.solo;
@@ -324,13 +340,14 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 	mf_epoch_ns = 2.0 * (double)tp.cfg.skew_ns;
 	tm_shared_sync(tp.shm, &tp.sync, tp.cfg.skew_ns, tp.stale_ms);
 	/*
-	 * More vCPUs in the run than host cores: a waiter that spins keeps
-	 * the one it waits for off the core (four vCPUs streaming on two
-	 * cores: 111-131 s spinning, 89 s asleep at once). Hosts are taken to
-	 * have as many vCPUs as this one.
+	 * More vCPUs running than host cores: a waiter that spins keeps the
+	 * one it waits for off the core (four vCPUs streaming on two cores:
+	 * 111-131 s spinning, 89 s asleep at once), so it sleeps at once.
+	 * Counted at each wait (tm_sync_sleep_on), not from -smp: two of four
+	 * vCPUs streaming while the others idle spin, as they must on a
+	 * quiet host (a futex sleep per skew wait cost them 4x one vCPU).
 	 */
-	if ((long)MAX(tp.hosts, 1) * info->system.smp_vcpus > sysconf(_SC_NPROCESSORS_ONLN))
-		tp.sync.spin_ns = 0;
+	tp.sync.cores = (int)sysconf(_SC_NPROCESSORS_ONLN);
 	roi_log_init(&tp.log, TM_MAX_RES);
 	tp.report = g_strdup(report ? report : tp.cfg.report ? tp.cfg.report :
 			     "cxlbed-timing.json");

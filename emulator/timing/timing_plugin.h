@@ -195,6 +195,19 @@ struct together_counts {
 };
 const struct together_counts *together_counts(void);
 
+/* plugin_copy.c: copy engines' markers (cxlbed-copy.h) */
+extern bool copy_paused[TM_MAX_VCPUS];	/* the program moves bytes: unmodeled */
+void copy_marker(unsigned int vi, int what);
+const struct copy_stats *copy_stats(void);
+
+/* plugin_share.c: memory shared with other hosts, flushes, stale reads */
+extern uint64_t share_lo, share_hi;	/* shared regions' span; 0, 0: none */
+void share_config(const struct tm_config *c);	/* each config read */
+void share_access(struct vcpu *v, unsigned int vi, uint64_t vaddr,
+		  uint64_t pa, bool store, uint64_t pc, double now);
+void share_instrument(struct qemu_plugin_insn *insn);	/* flushes */
+uint64_t share_flushes_dropped(void);	/* never translated (flush_pending.h) */
+
 /* plugin_roi.c: markers, arming, the report */
 void on_marker(unsigned int vi, void *udata);
 void write_report(void);

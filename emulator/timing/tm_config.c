@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "tm_config.h"
+#include "model_copy.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -22,6 +23,8 @@ static void set_defaults(struct tm_config *c)
 	c->res = g_array_new(FALSE, TRUE, sizeof(struct tm_cfg_res));
 	c->targets = g_array_new(FALSE, TRUE, sizeof(struct tm_cfg_target));
 	c->regions = g_array_new(FALSE, TRUE, sizeof(struct tm_cfg_region));
+	c->copyres = g_array_new(FALSE, TRUE, sizeof(struct tm_cfg_copyres));
+	c->engines = g_array_new(FALSE, TRUE, sizeof(struct tm_cfg_engine));
 }
 
 void tm_config_clear(struct tm_config *c)
@@ -32,6 +35,10 @@ void tm_config_clear(struct tm_config *c)
 		g_array_free(c->targets, TRUE);
 	if (c->regions)
 		g_array_free(c->regions, TRUE);
+	if (c->copyres)
+		g_array_free(c->copyres, TRUE);
+	if (c->engines)
+		g_array_free(c->engines, TRUE);
 	g_free(c->report);
 	g_free(c->shm);
 	memset(c, 0, sizeof(*c));
@@ -205,9 +212,10 @@ static bool parse_line(struct tm_config *c, char **tok, char **why)
 		return true;
 	}
 	if (!strcmp(kw, "region")) {
-		struct tm_cfg_region g = { 0 };
+		struct tm_cfg_region g = { .share = TM_NOT_SHARED };
 		struct field f[] = {
 			F("name", K_NAME, g.name),
+			F("share", K_U64, &g.share),
 			F("base", K_U64, &g.base),
 			F("size", K_U64, &g.size),
 			F("gran", K_U32, &g.gran),
@@ -221,6 +229,53 @@ static bool parse_line(struct tm_config *c, char **tok, char **why)
 			return false;
 		}
 		g_array_append_val(c->regions, g);
+		return true;
+	}
+	if (!strcmp(kw, "copyres")) {
+		struct tm_cfg_copyres r = { .depth = 16 };
+		struct field f[] = {
+			F("name", K_NAME, r.name),
+			F("gbps", K_DBL, &r.gbps),
+			F("depth", K_INT, &r.depth),
+			{ .key = NULL } };
+		if (!parse_fields(tok + 1, f, why))
+			return false;
+		if (!(r.gbps > 0) || r.depth < 1 || r.depth > CE_MAX_DEPTH) {
+			*why = g_strdup_printf("copyres needs gbps > 0 and depth 1..%d",
+					       CE_MAX_DEPTH);
+			return false;
+		}
+		g_array_append_val(c->copyres, r);
+		return true;
+	}
+	if (!strcmp(kw, "engine")) {
+		struct tm_cfg_engine e = { 0 };
+		struct field f[] = {
+			F("name", K_NAME, e.name),
+			F("latency_ns", K_DBL, &e.latency_ns),
+			F("cap_gbps", K_DBL, &e.cap_gbps),
+			{ .key = "via", .kind = K_LIST, .dst = e.via,
+			  .count = &e.nvia, .max = TM_ENGINE_VIA },
+			{ .key = NULL } };
+		if (!parse_fields(tok + 1, f, why))
+			return false;
+		if (!e.nvia || e.latency_ns < 0 || e.cap_gbps < 0) {
+			*why = g_strdup("engine needs via (copy resources), latency_ns >= 0, cap_gbps >= 0");
+			return false;
+		}
+		for (int i = 0; i < e.nvia; i++) {
+			bool known = false;
+
+			for (guint k = 0; k < c->copyres->len; k++)
+				known |= !strcmp(g_array_index(c->copyres,
+						 struct tm_cfg_copyres, k).name, e.via[i]);
+			if (!known) {
+				*why = g_strdup_printf("engine %s: no copyres %s before it",
+						       e.name, e.via[i]);
+				return false;
+			}
+		}
+		g_array_append_val(c->engines, e);
 		return true;
 	}
 	if (!strcmp(kw, "window")) {	/* informational: what QEMU placed */

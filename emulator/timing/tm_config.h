@@ -39,6 +39,35 @@ struct tm_cfg_region {
 	uint32_t gran;
 	int ways;
 	char targets[MF_MAX_WAYS][MF_NAME];
+	/*
+	 * Where the region starts in the run's shared space (a pool both
+	 * hosts map, the same offset on every host): its lines are watched
+	 * for stale reads (model_stale.h). TM_NOT_SHARED: private.
+	 */
+	uint64_t share;
+};
+#define TM_NOT_SHARED UINT64_MAX
+
+/* A copy resource (model_copy.h): a NIC port, a DMA engine; by name. */
+struct tm_cfg_copyres {
+	char name[MF_NAME];
+	double gbps;
+	int depth;
+};
+
+/*
+ * A copy engine a guest names by its index (cxlbed-copy.h): the copy
+ * resources it crosses, its per-transfer latency, and a cap of its own
+ * (0: none): the narrowest resource of the memory it reads or writes
+ * (a pool's link, for a DMA engine that reads the pool).
+ */
+#define TM_ENGINE_VIA 4
+struct tm_cfg_engine {
+	char name[MF_NAME];
+	double latency_ns;
+	double cap_gbps;
+	int nvia;
+	char via[TM_ENGINE_VIA][MF_NAME];
 };
 
 struct tm_config {
@@ -50,6 +79,8 @@ struct tm_config {
 	GArray *res;		/* struct tm_cfg_res */
 	GArray *targets;	/* struct tm_cfg_target */
 	GArray *regions;	/* struct tm_cfg_region */
+	GArray *copyres;	/* struct tm_cfg_copyres */
+	GArray *engines;	/* struct tm_cfg_engine */
 	char *report;		/* may be NULL */
 	char *shm;		/* may be NULL */
 	/*

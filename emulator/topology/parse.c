@@ -204,6 +204,26 @@ static void settle_qos(struct cb_link *l, const struct cb_host *h)
 	g_hash_table_insert(l->host_caps_gbps, g_strdup(h->id), cap);
 }
 
+/* [host] nics = PRESET, ... and dma-engine = on (docs/kv-share.md). */
+static bool parse_copy_engines(struct topo_ctx *c, struct cfg_section *s,
+			       struct cb_host *h, GError **error)
+{
+	g_auto(GStrv) names = cfg_get_list(c->cfg, s, "nics");
+
+	h->nics = g_ptr_array_new();
+	for (int i = 0; names && names[i]; i++) {
+		const char *n = names[i];
+		const struct cb_copy_preset *p = topology_copy_preset_find(n);
+
+		if (!p || !strcmp(n, "dma"))
+			return FAIL(topo_key_line(s, "nics"),
+				    "nics: '%s' is not a NIC (rdma-100g, rdma-200g)", n);
+		g_ptr_array_add(h->nics, (gpointer)p);
+	}
+	return cfg_get_bool(c->cfg, s, "dma-engine", false, &h->dma_engine,
+			    error);
+}
+
 static bool parse_host(struct topo_ctx *c, struct topo_obj *o, GError **error)
 {
 	struct cfg_section *s = o->sec;
@@ -251,7 +271,7 @@ static bool parse_host(struct topo_ctx *c, struct topo_obj *o, GError **error)
 		    &h->cache.max_outstanding_misses, error));
 	GET(get_ns(c, s, "snoop-latency-ns", TOPO_DEF_SNOOP_LAT, 0,
 		   &h->cache.snoop_latency_ns, error));
-	return true;
+	return parse_copy_engines(c, s, h, error);
 }
 
 static bool parse_bridge(struct topo_ctx *c, struct topo_obj *o, GError **error)

@@ -21,6 +21,8 @@ static void host_free(gpointer p)
 	g_ptr_array_unref(h->regions);
 	g_ptr_array_unref(h->devices);
 	g_ptr_array_unref(h->switches);
+	if (h->nics)
+		g_ptr_array_unref(h->nics);
 	g_free(h);
 }
 

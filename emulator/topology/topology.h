@@ -192,6 +192,10 @@ struct cb_host {
 	GPtrArray *regions;	/* struct cb_region * */
 	GPtrArray *devices;	/* struct cb_device *: every device under it */
 	GPtrArray *switches;	/* struct cb_switch * */
+	/* copy engines (docs/kv-share.md): RDMA NICs in the order of
+	 * `nics`, then a DMA engine if `dma-engine = on` */
+	GPtrArray *nics;	/* const struct cb_copy_preset * */
+	bool dma_engine;
 };
 
 struct cb_topology {
@@ -284,6 +288,17 @@ struct cb_preset {
 
 const struct cb_preset *topology_preset_find(const char *name);
 const struct cb_preset *topology_presets(int *n);
+
+/* A copy engine (docs/kv-share.md): a NIC's or a DMA engine's figures. */
+struct cb_copy_preset {
+	const char *name;
+	double gbps;		/* achievable bandwidth */
+	double latency_ns;	/* per transfer: post to completion, small */
+	int depth;		/* transfers in flight */
+	const char *what;
+};
+
+const struct cb_copy_preset *topology_copy_preset_find(const char *name);
 
 /* Device-level totals the guest should see for a host. */
 guint topology_host_memdev_count(const struct cb_host *h);

@@ -7,7 +7,7 @@
 . "$(dirname "$0")/lib.sh"
 need_image
 [ -f "$top/build/timing/libcxlbed-timing.so" ] || skip_all "timing plugin not built (run make)"
-plan 22
+plan 23
 
 out=$outroot/table
 "$cxlbed" table --out "$out" "$top/topologies/direct.topo" "$top/topologies/default.topo" \
@@ -62,6 +62,14 @@ check "the printed table has the rows and the verdict" \
 rc=$?
 grep -E '^(verdict|regressed)' "$outroot/cmp.out" | diag
 check "cxlbed compare reference/table with this table: exit 0 (got $rc)" [ $rc -eq 0 ]
+# A reference that the model has moved away from is caught at 1%, either way.
+"$cxlbed" compare --threshold 1% "$top/results/reference/table" "$out" >"$outroot/cmp1.out" 2>&1
+rc1=$?
+"$cxlbed" compare --threshold 1% "$out" "$top/results/reference/table" >>"$outroot/cmp1.out" 2>&1
+rc2=$?
+grep -E '^regressed' "$outroot/cmp1.out" | diag
+check "the committed reference table matches this one within 1% both ways (exit $rc1, $rc2)" \
+	[ $rc1 -eq 0 -a $rc2 -eq 0 ]
 check "report.html written" test -s "$out/report.html"
 # The run's node row and the table's row say the same figure: one thread's read.
 check "the default run's node rows read one thread's stream, as the table's rows do" \

@@ -707,7 +707,7 @@ static long long huge_fill(int node)
 	return cp_read_llf(0, HP_DIR "/nr_hugepages", node);
 }
 
-long long pw_limit_apply(int node, uint64_t keep, char *err, size_t len)
+int pw_limit_apply(int node, uint64_t keep, long long *reserved, char *err, size_t len)
 {
 	long long usable, got, rest;
 	long long before = cp_read_llf(0, HP_DIR "/nr_hugepages", node);
@@ -743,7 +743,8 @@ long long pw_limit_apply(int node, uint64_t keep, char *err, size_t len)
 		    mlock(hog, (size_t)rest))
 			return fail(err, len, "cannot lock %lld bytes on node %d", rest, node);
 	}
-	return (got - before) * (2 << 20) + (rest > 0 ? rest : 0);
+	*reserved = (got - before) * (2 << 20) + (rest > 0 ? rest : 0);
+	return 0;
 }
 
 void pw_limit_release(int node)

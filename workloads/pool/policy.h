@@ -144,9 +144,10 @@ void pw_vmstat_read(struct pw_vmstat *v);
 
 /* The local-capacity limit: reserve the fast node's free memory as
  * hugetlb pages (and a locked remainder) so that @keep bytes above its
- * high watermark stay free. Returns the bytes this call reserved (a
- * second call tops the reservation up), or -1. */
-long long pw_limit_apply(int node, uint64_t keep, char *err, size_t errlen);
+ * high watermark stay free. Sets *@reserved to the bytes this call added
+ * (a second call tops the reservation up, or gives some back when less
+ * is free: then it is negative). Returns 0, or -1 with @err set. */
+int pw_limit_apply(int node, uint64_t keep, long long *reserved, char *err, size_t errlen);
 /* Give the hugetlb reservation back (the locked remainder goes with the
  * process that made it). */
 void pw_limit_release(int node);

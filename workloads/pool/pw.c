@@ -286,8 +286,7 @@ void pw_limit(struct pw *w)
 		pw_pool(w);
 		return;
 	}
-	r = pw_limit_apply(w->fast_node, w->local_limit + LIMIT_SLACK, err, sizeof(err));
-	if (r < 0) {
+	if (pw_limit_apply(w->fast_node, w->local_limit + LIMIT_SLACK, &r, err, sizeof(err))) {
 		pw_fail(w, "local limit: %s", err);
 		return;
 	}
@@ -463,12 +462,13 @@ void pw_begin(struct pw *w)
 	 * slack free again.
 	 */
 	if (w->policy == PW_DAMON && w->ok) {
-		long long r = pw_limit_apply(w->fast_node, LIMIT_SLACK, err, sizeof(err));
+		long long r;
 
-		if (r < 0)
+		/* r < 0: less was free than at the first call, some given back */
+		if (pw_limit_apply(w->fast_node, LIMIT_SLACK, &r, err, sizeof(err)))
 			pw_fail(w, "local limit before damon starts: %s", err);
 		else
-			w->reserved += (uint64_t)r;
+			w->reserved = (uint64_t)((long long)w->reserved + r);
 	}
 	/* the page counters first: what the policy moves as it starts (damon's
 	 * first demotions, before the region's clock starts) is its own */

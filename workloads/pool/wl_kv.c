@@ -125,30 +125,34 @@ int wl_kv(struct pw *w)
 	 */
 	int ctx0 = w->o.scale ? (int)w->o.scale : 2000;
 	int maxb = (ctx0 + steps + BT - 1) / BT, nb[S];
-	float *blk[S][64], *q, *out;
+	float **blk, *q, *out;	/* blk[s * maxb + b]: session s's block b */
 	struct cxlpool_stream *str = NULL;
-	uint32_t *order = NULL, id[S][64];
+	uint32_t *order = NULL, *id;
 	size_t norder = 0;
 	double sum = 0, err;
 
-	if (maxb > 64)
-		return pw_fail(w, "at most 64 blocks a session (--scale <= %d)", 64 * BT - steps), -1;
+	if (ctx0 < 1 || ctx0 > 1 << 20)
+		return pw_fail(w, "--scale (tokens a session) must be 1 to %d", 1 << 20), -1;
 	w->data_bytes = (size_t)S * maxb * BLOCK;
 	w->local_limit = (size_t)(w->o.local_fraction * (double)w->data_bytes);
 	q = pw_aux(w, G * HD * sizeof(float));
 	out = pw_aux(w, (size_t)S * G * HD * sizeof(float));
 	order = pw_aux(w, (size_t)steps * S * (G * maxb + 1) * sizeof(*order));
+	blk = pw_aux(w, (size_t)S * maxb * sizeof(*blk));
+	id = pw_aux(w, (size_t)S * maxb * sizeof(*id));
+	if (!order || !blk || !id)
+		return pw_fail(w, "cannot place the block tables on the fast node"), -1;
 	pw_limit(w);
 	/* Prefill, session after session. The blocks a session will grow
 	 * into are reserved with it (their tokens come later). */
 	for (int s = 0; s < S; s++) {
 		nb[s] = (ctx0 + BT - 1) / BT;
 		for (int b = 0; b < maxb; b++) {
-			blk[s][b] = pw_data(w, BLOCK);
-			if (!blk[s][b])
+			blk[s * maxb + b] = pw_data(w, BLOCK);
+			if (!blk[s * maxb + b])
 				return pw_fail(w, "cannot place a KV block"), -1;
 			for (int t = 0; t < BT && b * BT + t < ctx0; t++)
-				write_token(blk[s][b], t, s, b * BT + t);
+				write_token(blk[s * maxb + b], t, s, b * BT + t);
 		}
 	}
 	if (w->policy == PW_LIBCXLPOOL) {
@@ -159,15 +163,15 @@ int wl_kv(struct pw *w)
 			return pw_fail(w, "stream: %s", cxlpool_error()), -1;
 		for (int s = 0; s < S; s++)
 			for (int b = 0; b < maxb; b++)
-				id[s][b] = (uint32_t)cxlpool_stream_block(str, blk[s][b], BLOCK);
+				id[s * maxb + b] = (uint32_t)cxlpool_stream_block(str, blk[s * maxb + b], BLOCK);
 		for (int st = 0; st < steps; st++)
 			for (int s = 0; s < S; s++) {
 				int ctx = ctx0 + st + 1, n = (ctx + BT - 1) / BT;
 
-				order[norder++] = id[s][(ctx - 1) / BT];	/* append */
+				order[norder++] = id[s * maxb + (ctx - 1) / BT];	/* append */
 				for (int h = 0; h < G; h++)
 					for (int b = 0; b < n; b++)
-						order[norder++] = id[s][b];
+						order[norder++] = id[s * maxb + b];
 			}
 		cxlpool_stream_order(str, order, norder, false);
 		w->counts_itself = true;
@@ -182,10 +186,10 @@ int wl_kv(struct pw *w)
 
 			if (lb >= nb[s])
 				nb[s] = lb + 1;
-			last = str ? cxlpool_stream_get(str, id[s][lb]) : blk[s][lb];
+			last = str ? cxlpool_stream_get(str, id[s * maxb + lb]) : blk[s * maxb + lb];
 			write_token(last, tok % BT, s, tok);
 			if (str)
-				cxlpool_stream_put(str, id[s][lb], true);
+				cxlpool_stream_put(str, id[s * maxb + lb], true);
 			for (int h = 0; h < G; h++)
 				for (int i = 0; i < HD; i++)
 					q[h * HD + i] = qval(s, st, h, i);
@@ -194,11 +198,12 @@ int wl_kv(struct pw *w)
 
 				for (int b = 0; b < n; b++) {
 					int cnt = b == n - 1 ? ctx - b * BT : BT;
-					const float *kb = str ? cxlpool_stream_get(str, id[s][b]) : blk[s][b];
+					const float *kb = str ? cxlpool_stream_get(str, id[s * maxb + b]) :
+								blk[s * maxb + b];
 
 					attend_block(&hs, q + h * HD, kb, cnt);
 					if (str)
-						cxlpool_stream_put(str, id[s][b], false);
+						cxlpool_stream_put(str, id[s * maxb + b], false);
 					else
 						pw_touch(w, kb, BLOCK);
 				}

@@ -32,7 +32,7 @@ int main(void)
 	uint8_t insn[8] = { 0x0f, 0x1f, 0x84, 0x00 };
 	uint32_t word = CXLBED_ROI_WORD(CXLBED_ROI_END, 42);
 
-	plan(17);
+	plan(18);
 	/* 2 sets x 2 ways of 64-byte lines */
 	ok(mc_level_init(&l, 256, 2, 64), "a 256-byte 2-way level");
 	mc_insert(&l, 0, MC_DIRTY, 0, NULL);
@@ -62,7 +62,11 @@ int main(void)
 	memcpy(insn + 4, &word, 4);
 	ok(roi_decode(insn, 8, &op, &id) && op == CXLBED_ROI_TOGETHER && id == 2,
 	   "a start-together marker decodes, with its host count");
-	word = CXLBED_ROI_WORD(CXLBED_ROI_TOGETHER + 1, 2);
+	word = CXLBED_ROI_WORD(CXLBED_ROI_COPY, 2);
+	memcpy(insn + 4, &word, 4);
+	ok(roi_decode(insn, 8, &op, &id) && op == CXLBED_ROI_COPY && id == 2,
+	   "a copy engine's marker decodes (cxlbed-copy.h)");
+	word = CXLBED_ROI_WORD(CXLBED_ROI_COPY + 1, 2);
 	memcpy(insn + 4, &word, 4);
 	ok(!roi_decode(insn, 8, &op, &id), "an unknown operation is not a marker");
 	insn[7] = 0;

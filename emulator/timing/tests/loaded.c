@@ -5,8 +5,8 @@
  * guest. The device is fpga-loaded.topo's (cxl-fpga media, 275 ns and
  * 16 GB/s, 15 ns of path) and cores with 64 misses in flight, enough to
  * draw more than it delivers. Cores advance
- * in modeled-time order (the lowest clock goes next), as the arbitration
- * keeps them in a guest. Streamers compute a while per line (@gap) so
+ * in modeled-time order (the lowest clock goes next), as the skew bound
+ * keeps them, within a few us, in a guest. Streamers compute a while per line (@gap) so
  * that their load can be set anywhere below the device's bandwidth.
  */
 #include <math.h>

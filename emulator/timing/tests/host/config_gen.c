@@ -41,11 +41,11 @@ int main(void)
 	double want;
 	int n;
 
-	plan(11);
+	plan(12);
 	/* a skip after the plan is one line per test, never a second plan */
 	if (!ok(t != NULL, "the generator's test topology loads")) {
 		diag("%s", e->message);
-		for (int i = 1; i < 11; i++)
+		for (int i = 1; i < 12; i++)
 			skip("the test topology did not load");
 		return done_testing();
 	}
@@ -111,6 +111,33 @@ int main(void)
 		if (text)
 			tm_config_clear(&c2);
 		topology_free(t2);
+	}
+	/* copy engines and a shared pool (docs/kv-share.md) */
+	{
+		g_autofree char *path = g_build_filename(SRCDIR, "topologies",
+							 "kv-share.topo", NULL);
+		struct cb_topology *t3 = topology_load(path, NULL);
+		struct tm_config c3;
+		bool parsed = false;
+
+		text = t3 ? timing_config_text(t3, g_ptr_array_index(t3->hosts, 1), &o) : NULL;
+		if (text)
+			parsed = tm_config_parse("gen-kv", text, &c3, &err);
+		ok(parsed && c3.engines->len == 3 && c3.copyres->len == 6 &&
+		   strstr(text, "engine name=rdma-200g latency_ns=2500 "
+			  "via=nic:rdma-200g:h1,nic:rdma-200g:h0\n") &&
+		   strstr(text, "copyres name=nic:rdma-100g:h0 gbps=11.5 depth=16\n") &&
+		   strstr(text, "copyres name=pool-path:h1 gbps=48 depth=32\n") &&
+		   strstr(text, "engine name=dma latency_ns=1500 via=dma:h1,pool-path:h1\n") &&
+		   g_array_index(c3.regions, struct tm_cfg_region, 0).share == 0,
+		   "kv-share.topo: h1's NICs cross h0's too, its DMA engine's "
+		   "transfers share the pool's path, its pool region is watched at 0");
+		if (!parsed)
+			diag("%s\n%s", err ? err : "", text ? text : "");
+		g_free(text);
+		if (parsed)
+			tm_config_clear(&c3);
+		topology_free(t3);
 	}
 	tm_fabric_free(f);
 	tm_config_clear(&c);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Tolerant readers for the agent's JSON: a missing or mistyped member reads as absent. */
-#ifndef CXLBED_RUN_JSON_GET_H
-#define CXLBED_RUN_JSON_GET_H
+#ifndef CXLBED_COMMON_JSON_GET_H
+#define CXLBED_COMMON_JSON_GET_H
 
 #include <json-glib/json-glib.h>
 
