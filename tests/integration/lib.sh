@@ -233,6 +233,16 @@ labels_agree() {  # labels_agree DIR
 }
 
 # awk test on up to four numbers: within 'a >= 0.9 * b' A B [C [D]]
+# agree_both_ways PCT A B LABEL: `cxlbed compare --threshold PCT` of A
+# against B and of B against A (a committed reference that a model change
+# moved either way), both written to $outroot/LABEL.out; sets rc1, rc2
+agree_both_ways() {
+	"$cxlbed" compare --threshold "$1" "$2" "$3" >"$outroot/$4.out" 2>&1
+	rc1=$?
+	"$cxlbed" compare --threshold "$1" "$3" "$2" >>"$outroot/$4.out" 2>&1
+	rc2=$?
+	grep -E '^regressed' "$outroot/$4.out" | diag
+}
 within() { awk -v a="$2" -v b="$3" -v c="${4:-0}" -v d="${5:-0}" "BEGIN { exit !($1) }" 2>/dev/null; }
 
 # No QEMU whose command line names this folder, and none from its pidfiles.
