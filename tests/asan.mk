@@ -38,8 +38,8 @@ $(ASAN_DIR)/tests/timing-config-gen: $(TIMING_DIR)/tests/host/config_gen.c \
 		$(ASAN_MODEL_OBJS) $(ASAN_DIR)/libcxlbed-host.a tests/unit/tap.h
 	@mkdir -p $(@D)
 	$(CLANG) $(BASE_CFLAGS) -MF $(ASAN_DIR)/obj/timing-config-gen.d $(ASAN_FLAGS) \
-		$(GLIB_CFLAGS) $(HOST_INC) -I$(TIMING_DIR) -Itests/unit -o $@ $< \
-		$(ASAN_MODEL_OBJS) $(ASAN_DIR)/libcxlbed-host.a $(GLIB_LIBS) \
+		$(GLIB_CFLAGS) $(HOST_INC) -I$(TIMING_DIR) -Itests/unit -DSRCDIR='"$(CURDIR)"' \
+		-o $@ $< $(ASAN_MODEL_OBJS) $(ASAN_DIR)/libcxlbed-host.a $(GLIB_LIBS) \
 		-lpthread -lm -lrt
 
 # The protection layer's store and codes (guest/protect: plain C and

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 /* Copy engines: bulk transfers sharing NICs and DMA engines (model_copy.h). */
 #include "model_copy.h"
+#include "spin_lock.h"
 
 #include <math.h>
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,14 +13,12 @@
 
 static void ce_lock(struct ce_fabric *f)
 {
-	while (__atomic_exchange_n(&f->lock, 1, __ATOMIC_ACQUIRE))
-		while (__atomic_load_n(&f->lock, __ATOMIC_RELAXED))
-			sched_yield();
+	tm_spin_lock(&f->lock);
 }
 
 static void ce_unlock(struct ce_fabric *f)
 {
-	__atomic_store_n(&f->lock, 0, __ATOMIC_RELEASE);
+	tm_spin_unlock(&f->lock);
 }
 
 int ce_res_get(struct ce_fabric *f, const char *name, double gbps, int depth)

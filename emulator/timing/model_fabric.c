@@ -2,8 +2,8 @@
 #include "model_fabric.h"
 #include "model_degrade.h"
 #include "model_share.h"
+#include "spin_lock.h"
 
-#include <sched.h>
 #include <string.h>
 
 void mf_res_init(struct mf_res *r, const char *name, double read_gbps,
@@ -18,17 +18,14 @@ void mf_res_init(struct mf_res *r, const char *name, double read_gbps,
 		mf_lane_init(&r->lane[d], r->gbps[d], queue_ns);
 }
 
-/* Spin lock usable across processes (the segment may be shared). */
 static void res_lock(struct mf_res *r)
 {
-	while (__atomic_exchange_n(&r->lock, 1, __ATOMIC_ACQUIRE))
-		while (__atomic_load_n(&r->lock, __ATOMIC_RELAXED))
-			sched_yield();
+	tm_spin_lock(&r->lock);
 }
 
 static void res_unlock(struct mf_res *r)
 {
-	__atomic_store_n(&r->lock, 0, __ATOMIC_RELEASE);
+	tm_spin_unlock(&r->lock);
 }
 
 double mf_epoch_ns = 4000;	/* twice the default skew bound */

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "model_mem.h"
+#include "spin_lock.h"
 
-#include <sched.h>
 #include <string.h>
 
 bool tm_host_mem_init(struct tm_host_mem *h, const struct tm_mem_cfg *cfg,
@@ -114,16 +114,14 @@ static void llc_lock(struct tm_host_mem *h)
 {
 	if (h->solo)
 		return;
-	while (__atomic_exchange_n(&h->llc_lock, 1, __ATOMIC_ACQUIRE))
-		while (__atomic_load_n(&h->llc_lock, __ATOMIC_RELAXED))
-			sched_yield();
+	tm_spin_lock(&h->llc_lock);
 }
 
 static void llc_unlock(struct tm_host_mem *h)
 {
 	if (h->solo)
 		return;
-	__atomic_store_n(&h->llc_lock, 0, __ATOMIC_RELEASE);
+	tm_spin_unlock(&h->llc_lock);
 }
 
 /* @line's copy in the last level, if any, goes. */

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "shm_links.h"
+#include "spin_lock.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -78,13 +79,12 @@ void tm_shared_close(struct tm_shared *s)
 
 static void seg_lock(struct tm_shared *s)
 {
-	while (__atomic_exchange_n(&s->lock, 1, __ATOMIC_ACQUIRE))
-		sched_yield();
+	tm_spin_lock(&s->lock);
 }
 
 static void seg_unlock(struct tm_shared *s)
 {
-	__atomic_store_n(&s->lock, 0, __ATOMIC_RELEASE);
+	tm_spin_unlock(&s->lock);
 }
 
 struct mf_res *tm_shared_res(struct tm_shared *s, const char *name,

@@ -219,7 +219,16 @@ labels_agree() {  # labels_agree DIR
 		! grep -q 'no timing model' "$1/report.md" "$1/report.html"; }
 }
 
-# awk test on up to four numbers: within 'a >= 0.9 * b' A B [C [D]]
+# agree_both_ways PCT A B LABEL: `cxlbed compare --threshold PCT` of A
+# against B and of B against A (a committed reference that a model change
+# moved either way), both written to $outroot/LABEL.out; sets rc1, rc2
+agree_both_ways() {
+	"$cxlbed" compare --threshold "$1" "$2" "$3" >"$outroot/$4.out" 2>&1
+	rc1=$?
+	"$cxlbed" compare --threshold "$1" "$3" "$2" >>"$outroot/$4.out" 2>&1
+	rc2=$?
+	grep -E '^regressed' "$outroot/$4.out" | diag
+}
 # within EXPR A [B [C [D]]]: awk's EXPR over the numbers a, b, c, d. It
 # fails when a number it is given is empty or no number: a figure that was
 # not found must not pass a bound (a >= 0.9 * b with b empty held).

@@ -43,11 +43,7 @@ grep -E '^(verdict|regressed)' "$outroot/cmp.out" | diag
 check "cxlbed compare with the committed baseline (results/baseline/default): exit 0 (got $rc)" [ $rc -eq 0 ]
 # The baseline is regenerated whenever the model moves a figure (its
 # README): a stale one is caught here, in either direction, at 1%.
-"$cxlbed" compare --threshold 1% "$top/results/baseline/default" "$out" >"$outroot/cmp1.out" 2>&1
-rc1=$?
-"$cxlbed" compare --threshold 1% "$out" "$top/results/baseline/default" >>"$outroot/cmp1.out" 2>&1
-rc2=$?
-grep -E '^regressed' "$outroot/cmp1.out" | diag
+agree_both_ways 1% "$top/results/baseline/default" "$out" cmp1
 check "the committed baseline matches this run within 1% both ways (exit $rc1, $rc2)" \
 	[ $rc1 -eq 0 -a $rc2 -eq 0 ]
 

@@ -66,5 +66,9 @@ int main(void)
 	t = tm_mem_access(&h, &b, pa + 128, false, now + 10);
 	ok(t - (now + 10) >= LAT, "another core's copy goes with it (%.1f ns)",
 	   t - (now + 10));
+	tm_cpu_mem_free(&a);
+	tm_cpu_mem_free(&b);
+	tm_host_mem_free(&h);
+	tm_shared_close(shm);
 	return tap_failed ? 1 : 0;
 }
