@@ -1,12 +1,14 @@
 # Host side: the cxlbed CLI and the library its verbs and unit tests share.
 # New .c files under these directories are picked up automatically.
-HOST_DIRS := emulator/common emulator/topology emulator/qemu emulator/run \
-	     emulator/report emulator/cli emulator/fm emulator/faults \
+HOST_DIRS := emulator/common emulator/schedule emulator/topology emulator/qemu emulator/run \
+	     emulator/results emulator/cli emulator/fm emulator/faults \
 	     emulator/export emulator/sweep
 HOST_SRCS := $(foreach d,$(HOST_DIRS),$(wildcard $(d)/*.c))
 HOST_LIB_SRCS := $(filter-out emulator/cli/main.c,$(HOST_SRCS))
 HOST_LIB_OBJS := $(HOST_LIB_SRCS:%.c=$(B)/obj/%.o)
-HOST_INC := $(foreach d,$(HOST_DIRS),-I$(d)) -Iemulator -I$(B)/gen
+# One include folder: every include names its room ("topology/path.h"),
+# so that who uses whom shows in the code (docs/architecture.md).
+HOST_INC := -Iemulator -I$(B)/gen
 
 # cxlbed's version and the commit it is built from (`cxlbed --version`,
 # summary.json): the VERSION file's version; `git describe --always

@@ -3,7 +3,7 @@
 # libdaxctl and json-c; the image builder copies those libraries in.
 GUEST_PKGS := libcxl libdaxctl json-c
 GUEST_CFLAGS := $(BASE_CFLAGS) $(CFLAGS) $(shell pkg-config --cflags $(GUEST_PKGS)) \
-	-Iemulator/timing
+	-Iinclude
 GUEST_LIBS := $(shell pkg-config --libs $(GUEST_PKGS)) -ldl
 GUEST_BIN := $(B)/guest/bin
 

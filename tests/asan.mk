@@ -65,7 +65,7 @@ $(ASAN_DIR)/tests/guest-agent-stuck: guest/agent/test_stuck.c guest/agent/stuck.
 		guest/agent/agent.h tests/unit/tap.h
 	@mkdir -p $(@D)
 	$(CLANG) $(BASE_CFLAGS) $(ASAN_FLAGS) $(shell pkg-config --cflags json-c) \
-		-Iemulator/timing -Itests/unit -Iguest/agent -o $@ \
+		-Iinclude -Itests/unit -Iguest/agent -o $@ \
 		guest/agent/test_stuck.c guest/agent/stuck.c
 
 ASAN_TESTS += $(ASAN_DIR)/tests/guest-agent-stuck

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Regions of interest of the workloads: the timing plugin's markers
- * (emulator/timing/cxlbed-roi.h) with the workloads' id table, and the
+ * (include/cxlbed-roi.h) with the workloads' id table, and the
  * "rois" list each workload prints so that the runner can turn the
  * plugin's modeled time into latency and bandwidth.
  *

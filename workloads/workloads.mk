@@ -1,10 +1,10 @@
 # Guest workloads: small C programs run inside the guest by the agent.
 # Each prints exactly one JSON object line. Built into $(B)/guest/bin/ so
 # that the guest image carries them. Region-of-interest markers come from
-# the timing plugin's header (emulator/timing/cxlbed-roi.h).
+# the timing plugin's header (include/cxlbed-roi.h).
 WL_PROGS := chase stream loaded verify ldshift timecheck
 WL_BINS := $(WL_PROGS:%=$(B)/guest/bin/cxlbed-%)
-WL_CFLAGS := $(BASE_CFLAGS) $(CFLAGS) -pthread -Iemulator/timing
+WL_CFLAGS := $(BASE_CFLAGS) $(CFLAGS) -pthread -Iinclude
 # Helpers shared by the programs; the archive lets each take what it uses.
 WL_LIB_SRCS := wl roi pass cycle evict thread
 WL_LIB := $(B)/obj/workloads/libwl.a

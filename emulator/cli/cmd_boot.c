@@ -3,10 +3,10 @@
  * cxlbed boot TOPOLOGY|SCENARIO [--host NAME] [--packages LIST] [--files SPEC]:
  * a console on a booted CXL guest, with the user's programs in it.
  */
-#include "commands.h"
-#include "guest_kernel.h"
-#include "guest_layer.h"
-#include "runner.h"
+#include "cli/commands.h"
+#include "run/guest_kernel.h"
+#include "run/guest_layer.h"
+#include "run/runner.h"
 
 #include <stdio.h>
 
@@ -29,48 +29,37 @@ int cmd_boot(int argc, char **argv)
 		KERNEL_OPTION_ENTRIES(ko),
 		{ NULL }
 	};
-	g_autoptr(GOptionContext) ctx = g_option_context_new("TOPOLOGY|SCENARIO");
 	g_autoptr(GError) err = NULL;
 	g_autoptr(scenario) scn = NULL;
 	g_autoptr(cb_topology) topo = NULL;
 	struct run_opts opts = { .interactive = true };
 	int rc;
 
-	g_option_context_set_summary(ctx,
-		"Boot one host of TOPOLOGY with its serial console on this terminal.\n"
-		"cxlbed creates the topology's regions through the guest agent and\n"
-		"brings them online, then hands you a shell. `poweroff` (or Ctrl-A X)\n"
-		"ends it; QEMU never outlives the command. --out takes a new or empty\n"
-		"folder, as in `cxlbed run`. A scenario's packages and files come\n"
-		"along; --packages and --files add more. They go into an extra image\n"
-		"layer, cached under " GUEST_LAYER_DIR "/ (docs/guest-image.md).\n"
-		"Exit status: 0 booted with regions online and ended by poweroff, 1 it\n"
-		"did not, 2 bad input, 128+N interrupted by signal N.");
-	g_option_context_add_main_entries(ctx, entries, NULL);
-	if (!g_option_context_parse(ctx, &argc, &argv, &err)) {
-		fprintf(stderr, "cxlbed boot: %s\n", err->message);
+	if (!verb_options(&argc, &argv, "TOPOLOGY|SCENARIO",
+			  "Boot one host of TOPOLOGY with its serial console on this terminal.\n"
+			  "cxlbed creates the topology's regions through the guest agent and\n"
+			  "brings them online, then hands you a shell. `poweroff` (or Ctrl-A X)\n"
+			  "ends it; QEMU never outlives the command. --out takes a new or empty\n"
+			  "folder, as in `cxlbed run`. A scenario's packages and files come\n"
+			  "along; --packages and --files add more. They go into an extra image\n"
+			  "layer, cached under " GUEST_LAYER_DIR "/ (docs/guest-image.md).\n"
+			  "Exit status: 0 booted with regions online and ended by poweroff, 1 it\n"
+			  "did not, 2 bad input, 128+N interrupted by signal N.", entries))
 		return 2;
-	}
-	if (argc != 2) {
-		fprintf(stderr, "cxlbed boot: give one topology or scenario file (see --help)\n");
-		return 2;
-	}
+	if (argc != 2)
+		return verb_usage("boot", "give one topology or scenario file (see --help)");
 	if (!choose_qemu("boot", qemu))
 		return 2;
 	rc = run_prepare("boot", argv[1], &ko, &scn, &topo, &kernel);
 	if (rc)
 		return rc;
 	opts.kernel = kernel;
-	if (!guest_layer_add_cli(scn, packages, files, &err)) {
-		fprintf(stderr, "cxlbed boot: %s\n", err->message);
-		return 2;
-	}
+	if (!guest_layer_add_cli(scn, packages, files, &err))
+		return verb_usage("boot", "%s", err->message);
 	if (!host)
 		host = g_strdup(((struct cb_host *)g_ptr_array_index(topo->hosts, 0))->id);
-	else if (!topology_find_host(topo, host)) {
-		fprintf(stderr, "cxlbed boot: %s has no host '%s'\n", topo->file, host);
-		return 2;
-	}
+	else if (!topology_find_host(topo, host))
+		return verb_usage("boot", "%s has no host '%s'", topo->file, host);
 	opts.only_host = host;
 	opts.out_dir = out;
 	return runner_run(scn, topo, &opts, NULL);

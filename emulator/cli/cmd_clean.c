@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* cxlbed clean [--dry-run]: clean up after runs whose cxlbed was killed. */
-#include "commands.h"
-#include "paths.h"
-#include "run_registry.h"
+#include "cli/commands.h"
+#include "common/paths.h"
+#include "run/run_registry.h"
 
 #include <stdio.h>
 
@@ -14,8 +14,6 @@ int cmd_clean(int argc, char **argv)
 		  "say what would be cleaned; change nothing", NULL },
 		{ NULL }
 	};
-	g_autoptr(GOptionContext) ctx = g_option_context_new("");
-	g_autoptr(GError) err = NULL;
 	struct sweep_counts n = { 0 };
 	g_autofree char *summary = g_strdup_printf(
 		"Find runs whose cxlbed is gone without ending them (killed, e.g. by\n"
@@ -30,16 +28,10 @@ int cmd_clean(int argc, char **argv)
 		"Exit status: 0 (also when there was nothing to clean), 2 bad usage.",
 		cxlbed_state_dir());
 
-	g_option_context_set_summary(ctx, summary);
-	g_option_context_add_main_entries(ctx, entries, NULL);
-	if (!g_option_context_parse(ctx, &argc, &argv, &err)) {
-		fprintf(stderr, "cxlbed clean: %s\n", err->message);
+	if (!verb_options(&argc, &argv, "", summary, entries))
 		return 2;
-	}
-	if (argc > 1) {
-		fprintf(stderr, "cxlbed clean: takes no arguments (see --help)\n");
-		return 2;
-	}
+	if (argc > 1)
+		return verb_usage("clean", "takes no arguments (see --help)");
 	run_sweep(stdout, dry_run, true, &n);
 	run_sweep_folders(cxlbed_path(CXLBED_RESULTS), stdout, dry_run, &n);
 	printf("%s %u dead run%s, %u live run%s left alone\n",

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* cxlbed compare BASELINE CANDIDATE [--threshold ...] [--format ...] */
-#include "commands.h"
-#include "compare.h"
-#include "error.h"
-#include "json_write.h"
-#include "result_read.h"
+#include "cli/commands.h"
+#include "results/compare.h"
+#include "common/error.h"
+#include "common/json_write.h"
+#include "results/result_read.h"
 
 #include <glib/gstdio.h>
 #include <stdio.h>
@@ -83,39 +83,30 @@ int cmd_compare(int argc, char **argv)
 		  "also write the comparison as JSON (schema " COMPARE_SCHEMA ") to FILE", "FILE" },
 		{ NULL }
 	};
-	g_autoptr(GOptionContext) ctx = g_option_context_new("BASELINE CANDIDATE");
 	g_autoptr(GError) err = NULL;
 	g_autoptr(compare) c = NULL;
 	struct cmp_thresholds th;
 	struct cmp_side *base, *cand;
 	int rc;
 
-	g_option_context_set_summary(ctx,
-		"Compare two runs (run folders or summary.json) or two tables (table\n"
-		"folders or table.json): figures are matched by topology, host, node or\n"
-		"region, and workload, checks by name, and printed side by side. A\n"
-		"regression: a latency that rose, or a bandwidth that fell, by more than\n"
-		"its threshold; a figure no longer measured; a check that fails in the\n"
-		"candidate and passed or was absent in the baseline; a baseline check the\n"
-		"candidate lacks; a check or row given twice in either. New checks that\n"
-		"pass are listed; rows only one side has are listed, not judged.\n"
-		"Exit status: 0 no regression, 1 a regression, 2 bad input (unreadable,\n"
-		"another schema, a figure that is not a number, the same file twice, a\n"
-		"run against a table, nothing in common, figures on different clocks).");
-	g_option_context_add_main_entries(ctx, entries, NULL);
-	if (!g_option_context_parse(ctx, &argc, &argv, &err)) {
-		fprintf(stderr, "cxlbed compare: %s\n", err->message);
+	if (!verb_options(&argc, &argv, "BASELINE CANDIDATE",
+			  "Compare two runs (run folders or summary.json) or two tables (table\n"
+			  "folders or table.json): figures are matched by topology, host, node or\n"
+			  "region, and workload, checks by name, and printed side by side. A\n"
+			  "regression: a latency that rose, or a bandwidth that fell, by more than\n"
+			  "its threshold; a figure no longer measured; a check that fails in the\n"
+			  "candidate and passed or was absent in the baseline; a baseline check the\n"
+			  "candidate lacks; a check or row given twice in either. New checks that\n"
+			  "pass are listed; rows only one side has are listed, not judged.\n"
+			  "Exit status: 0 no regression, 1 a regression, 2 bad input (unreadable,\n"
+			  "another schema, a figure that is not a number, the same file twice, a\n"
+			  "run against a table, nothing in common, figures on different clocks).", entries))
 		return 2;
-	}
-	if (argc != 3) {
-		fprintf(stderr, "cxlbed compare: give BASELINE and CANDIDATE, e.g. "
-			"cxlbed compare results/reference/table results/table-NEW\n");
-		return 2;
-	}
-	if (format && strcmp(format, "table") && strcmp(format, "json") && strcmp(format, "junit")) {
-		fprintf(stderr, "cxlbed compare: --format %s: want table, json or junit\n", format);
-		return 2;
-	}
+	if (argc != 3)
+		return verb_usage("compare", "give BASELINE and CANDIDATE, e.g. "
+			"cxlbed compare results/reference/table results/table-NEW");
+	if (format && strcmp(format, "table") && strcmp(format, "json") && strcmp(format, "junit"))
+		return verb_usage("compare", "--format %s: want table, json or junit", format);
 	cmp_thresholds_init(&th);
 	for (char **t = thresholds; t && *t; t++)
 		if (!cmp_thresholds_parse(&th, *t, &err)) {
@@ -132,10 +123,8 @@ int cmd_compare(int argc, char **argv)
 		cmp_side_free(cand);
 	}
 	cmp_thresholds_clear(&th);
-	if (!c) {
-		fprintf(stderr, "cxlbed compare: %s\n", err->message);
-		return 2;
-	}
+	if (!c)
+		return verb_usage("compare", "%s", err->message);
 	if (!format || !strcmp(format, "table"))
 		compare_print(c, stdout);
 	else if (!strcmp(format, "json"))
@@ -143,9 +132,7 @@ int cmd_compare(int argc, char **argv)
 	else
 		write_junit(c, "-", NULL);
 	rc = c->regressions ? 1 : 0;
-	if ((junit && !write_junit(c, junit, &err)) || (json && !write_json(c, json, &err))) {
-		fprintf(stderr, "cxlbed compare: %s\n", err->message);
-		return 2;
-	}
+	if ((junit && !write_junit(c, junit, &err)) || (json && !write_json(c, json, &err)))
+		return verb_usage("compare", "%s", err->message);
 	return rc;
 }

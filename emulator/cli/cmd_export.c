@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /* cxlbed export --libvirt TOPOLOGY [--host NAME] [--out DIR] */
-#include "commands.h"
-#include "argv.h"
-#include "error.h"
-#include "libvirt.h"
-#include "paths.h"
-#include "pci_numbers.h"
-#include "topology.h"
+#include "cli/commands.h"
+#include "qemu/argv.h"
+#include "common/error.h"
+#include "export/libvirt.h"
+#include "common/paths.h"
+#include "qemu/pci_numbers.h"
+#include "topology/topology.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -70,32 +70,25 @@ int cmd_export(int argc, char **argv)
 		  "the cache under your home; docs/libvirt.md)", "PATH" },
 		{ NULL }
 	};
-	g_autoptr(GOptionContext) ctx = g_option_context_new("--libvirt TOPOLOGY");
 	g_autoptr(GError) err = NULL;
 	g_autoptr(cb_topology) t = NULL;
 	const struct cb_host *h;
 	int rc = 0;
 
-	g_option_context_set_summary(ctx,
-		"Write one libvirt domain XML per host of TOPOLOGY that boots the machine\n"
-		"`cxlbed run` boots (without the timing model): libvirt holds memory, vCPUs,\n"
-		"the guest image, the console and the agent's channel; the CXL fabric goes\n"
-		"through <qemu:commandline> with the arguments `cxlbed plan` prints. The\n"
-		"guest brings its regions online at boot. Beside the XML: the CDAT tables\n"
-		"and pool files the command line names; QEMU (libvirt's user) must be able\n"
-		"to read them and the guest image (docs/libvirt.md).\n"
-		"Prints each XML file written. Exit status: 0 written, 1 a file could not\n"
-		"be written, 2 bad input.");
-	g_option_context_add_main_entries(ctx, entries, NULL);
-	if (!g_option_context_parse(ctx, &argc, &argv, &err)) {
-		fprintf(stderr, "cxlbed export: %s\n", err->message);
+	if (!verb_options(&argc, &argv, "--libvirt TOPOLOGY",
+			  "Write one libvirt domain XML per host of TOPOLOGY that boots the machine\n"
+			  "`cxlbed run` boots (without the timing model): libvirt holds memory, vCPUs,\n"
+			  "the guest image, the console and the agent's channel; the CXL fabric goes\n"
+			  "through <qemu:commandline> with the arguments `cxlbed plan` prints. The\n"
+			  "guest brings its regions online at boot. Beside the XML: the CDAT tables\n"
+			  "and pool files the command line names; QEMU (libvirt's user) must be able\n"
+			  "to read them and the guest image (docs/libvirt.md).\n"
+			  "Prints each XML file written. Exit status: 0 written, 1 a file could not\n"
+			  "be written, 2 bad input.", entries))
 		return 2;
-	}
-	if (!libvirt || argc != 2) {
-		fprintf(stderr, "cxlbed export: give --libvirt and one TOPOLOGY, e.g. "
-			"cxlbed export --libvirt topologies/default.topo\n");
-		return 2;
-	}
+	if (!libvirt || argc != 2)
+		return verb_usage("export", "give --libvirt and one TOPOLOGY, e.g. "
+			"cxlbed export --libvirt topologies/default.topo");
 	if (!choose_qemu("export", qemu))
 		return 2;
 	t = topology_load(argv[1], &err);

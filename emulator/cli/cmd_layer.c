@@ -4,11 +4,11 @@
  * reuse) the guest's extra layer, without booting; print its path. Fetches
  * the packages ahead of a run, and shows what the cache holds.
  */
-#include "commands.h"
-#include "error.h"
-#include "guest_layer.h"
-#include "progress.h"
-#include "scenario.h"
+#include "cli/commands.h"
+#include "common/error.h"
+#include "run/guest_layer.h"
+#include "common/progress.h"
+#include "run/scenario.h"
 
 #include <stdio.h>
 
@@ -20,26 +20,19 @@ int cmd_layer(int argc, char **argv)
 		LAYER_OPTION_ENTRIES(packages, files),
 		{ NULL }
 	};
-	g_autoptr(GOptionContext) ctx = g_option_context_new("[SCENARIO]");
 	g_autoptr(GError) err = NULL;
 	g_autoptr(scenario) scn = NULL;
 	g_autofree char *initrd = NULL;
 	bool built;
 
-	g_option_context_set_summary(ctx,
-		"Build the guest layer a scenario's packages and files (and those given\n"
-		"here) make, or find it in " GUEST_LAYER_DIR "/, and print the -initrd a\n"
-		"run boots (base image + layer). It is rebuilt only when the package\n"
-		"list, a carried file, the base image's contents or the builder change.");
-	g_option_context_add_main_entries(ctx, entries, NULL);
-	if (!g_option_context_parse(ctx, &argc, &argv, &err)) {
-		fprintf(stderr, "cxlbed layer: %s\n", err->message);
+	if (!verb_options(&argc, &argv, "[SCENARIO]",
+			  "Build the guest layer a scenario's packages and files (and those given\n"
+			  "here) make, or find it in " GUEST_LAYER_DIR "/, and print the -initrd a\n"
+			  "run boots (base image + layer). It is rebuilt only when the package\n"
+			  "list, a carried file, the base image's contents or the builder change.", entries))
 		return 2;
-	}
-	if (argc > 2) {
-		fprintf(stderr, "cxlbed layer: one scenario at most\n");
-		return 2;
-	}
+	if (argc > 2)
+		return verb_usage("layer", "one scenario at most");
 	scn = argc == 2 ? scenario_load(argv[1], &err) : scenario_default_for(NULL);
 	if (scn && !guest_layer_check_packages(scn->packages, &scn->packages_src, &err))
 		g_clear_pointer(&scn, scenario_free);
@@ -49,10 +42,8 @@ int cmd_layer(int argc, char **argv)
 		fprintf(stderr, "cxlbed layer: %s\n", err->message);
 		return err->domain == CXLBED_ERROR ? err->code : 2;
 	}
-	if (!guest_layer_wanted(scn)) {
-		fprintf(stderr, "cxlbed layer: no packages or files named (see --help)\n");
-		return 2;
-	}
+	if (!guest_layer_wanted(scn))
+		return verb_usage("layer", "no packages or files named (see --help)");
 	progress_start();
 	initrd = guest_layer_prepare(scn, NULL, NULL, &built, &err);
 	if (!initrd) {

@@ -5,17 +5,17 @@
  * Starts nothing and writes nothing; CDAT, SRAT/HMAT and pool paths are
  * shown where a run would put them.
  */
-#include "commands.h"
-#include "data_check.h"
-#include "acpi_numa.h"
-#include "argv.h"
-#include "cdat.h"
-#include "error.h"
-#include "guest_kernel.h"
-#include "guest_layer.h"
-#include "run_input.h"
-#include "timing_run.h"
-#include "topology.h"
+#include "cli/commands.h"
+#include "run/data_check.h"
+#include "qemu/acpi_numa.h"
+#include "qemu/argv.h"
+#include "qemu/cdat.h"
+#include "common/error.h"
+#include "run/guest_kernel.h"
+#include "run/guest_layer.h"
+#include "run/run_input.h"
+#include "run/timing_run.h"
+#include "topology/topology.h"
 
 #include <stdio.h>
 
@@ -148,8 +148,6 @@ int cmd_plan(int argc, char **argv)
 		KERNEL_OPTION_ENTRIES(ko),
 		{ NULL },
 	};
-	g_autoptr(GOptionContext) ctx = g_option_context_new(
-		"SCENARIO|TOPOLOGY - print the QEMU command line of every host");
 	g_autoptr(GError) error = NULL;
 	g_autoptr(scenario) scn = NULL;
 	g_autoptr(cb_topology) t = NULL;
@@ -157,35 +155,26 @@ int cmd_plan(int argc, char **argv)
 	struct cb_host *h;
 	bool with_model;
 
-	g_option_context_set_summary(ctx,
-		"Validates TOPOLOGY (see docs/topology.md), or SCENARIO and its "
-		"topology as `cxlbed run`\nchecks them (events, fault targets, "
-		"offsets and sizes, packages), and prints each\nhost's QEMU "
-		"command line, exactly as `cxlbed run` starts it (the QEMU --qemu "
-		"says, the guest\nimage under the cxlbed root), and each device's path "
-		"with its configured figures.\nThe guest kernel: which one boots, checked "
-		"against what cxlbed needs, and what it\ndecides (docs/kernels.md); a Debian "
-		"kernel not downloaded yet is named, not fetched.\n"
-		"Starts nothing, writes nothing. Exit status 2 on bad input, "
-		"with FILE:LINE: on stderr.");
-	g_option_context_add_main_entries(ctx, entries, NULL);
-	if (!g_option_context_parse(ctx, &argc, &argv, &error)) {
-		g_printerr("cxlbed plan: %s (see cxlbed plan --help)\n",
-			   error->message);
+	if (!verb_options(&argc, &argv, "SCENARIO|TOPOLOGY - print the QEMU command line of every host",
+			  "Validates TOPOLOGY (see docs/topology.md), or SCENARIO and its "
+			  "topology as `cxlbed run`\nchecks them (events, fault targets, "
+			  "offsets and sizes, packages), and prints each\nhost's QEMU "
+			  "command line, exactly as `cxlbed run` starts it (the QEMU --qemu "
+			  "says, the guest\nimage under the cxlbed root), and each device's path "
+			  "with its configured figures.\nThe guest kernel: which one boots, checked "
+			  "against what cxlbed needs, and what it\ndecides (docs/kernels.md); a Debian "
+			  "kernel not downloaded yet is named, not fetched.\n"
+			  "Starts nothing, writes nothing. Exit status 2 on bad input, "
+			  "with FILE:LINE: on stderr.", entries))
 		return 2;
-	}
 	if (!parse_guest_clock("plan", clock, &host_clock) ||
 	    !choose_qemu("plan", qemu))
 		return 2;
-	if (argc != 2) {
-		g_printerr("cxlbed plan: give exactly one SCENARIO or TOPOLOGY file, e.g. "
-			   "cxlbed plan topologies/default.topo\n");
-		return 2;
-	}
-	if (timing && no_timing) {
-		g_printerr("cxlbed plan: --timing and --no-timing contradict each other; give one\n");
-		return 2;
-	}
+	if (argc != 2)
+		return verb_usage("plan", "give exactly one SCENARIO or TOPOLOGY file, e.g. "
+			   "cxlbed plan topologies/default.topo");
+	if (timing && no_timing)
+		return verb_usage("plan", "--timing and --no-timing contradict each other; give one");
 	/* a topology is a scenario of its default workloads, as for run */
 	scn = scenario_load(argv[1], &error);
 	t = scn ? topology_load(scn->topology_path, &error) : NULL;
@@ -228,10 +217,8 @@ int cmd_plan(int argc, char **argv)
 		o.plugin = plugin;
 		o.guest_clock = with_model && !host_clock;
 		a = qemu_argv_build(t, h, &o, &error);
-		if (!a) {
-			g_printerr("cxlbed plan: %s\n", error->message);
-			return 2;
-		}
+		if (!a)
+			return verb_usage("plan", "%s", error->message);
 		print_host(t, h, a);
 	}
 	return 0;

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* cxlbed report PATH...: (re)draw report.html (and a table's table.md and plot) of result folders. */
-#include "commands.h"
-#include "error.h"
-#include "html.h"
-#include "result_read.h"
+#include "cli/commands.h"
+#include "common/error.h"
+#include "results/html.h"
+#include "results/result_read.h"
 
 #include <stdio.h>
 
@@ -66,36 +66,27 @@ static bool write_table(const char *json, GError **error)
 
 int cmd_report(int argc, char **argv)
 {
-	g_autoptr(GOptionContext) ctx = g_option_context_new("PATH...");
 	g_autoptr(GError) err = NULL;
 	GOptionEntry entries[] = { { NULL } };
 
-	g_option_context_set_summary(ctx,
-		"Write report.html, the page a person reads, for each PATH: a run\n"
-		"folder (summary.json) or a table folder (table.json, whose\n"
-		"table.md and loaded-latency.svg are rewritten too), or such a file.\n"
-		"`cxlbed run` and `cxlbed table` write it themselves; this redraws it,\n"
-		"e.g. for results made by an older cxlbed. Prints each page written.\n"
-		"Exit status: 0 written, 1 a page could not be written, 2 bad input.");
-	g_option_context_add_main_entries(ctx, entries, NULL);
-	if (!g_option_context_parse(ctx, &argc, &argv, &err)) {
-		fprintf(stderr, "cxlbed report: %s\n", err->message);
+	if (!verb_options(&argc, &argv, "PATH...",
+			  "Write report.html, the page a person reads, for each PATH: a run\n"
+			  "folder (summary.json) or a table folder (table.json, whose\n"
+			  "table.md and loaded-latency.svg are rewritten too), or such a file.\n"
+			  "`cxlbed run` and `cxlbed table` write it themselves; this redraws it,\n"
+			  "e.g. for results made by an older cxlbed. Prints each page written.\n"
+			  "Exit status: 0 written, 1 a page could not be written, 2 bad input.", entries))
 		return 2;
-	}
-	if (argc < 2) {
-		fprintf(stderr, "cxlbed report: give a run or table folder, e.g. "
-			"cxlbed report results/reference/table\n");
-		return 2;
-	}
+	if (argc < 2)
+		return verb_usage("report", "give a run or table folder, e.g. "
+			"cxlbed report results/reference/table");
 	for (int i = 1; i < argc; i++) {
 		enum result_kind kind;
 		g_autofree char *json = result_locate(argv[i], &kind, &err);
 		bool ok;
 
-		if (!json) {
-			fprintf(stderr, "cxlbed report: %s\n", err->message);
-			return 2;
-		}
+		if (!json)
+			return verb_usage("report", "%s", err->message);
 		ok = kind == RESULT_RUN ? write_run(json, &err) : write_table(json, &err);
 		if (!ok) {
 			fprintf(stderr, "cxlbed report: %s\n", err->message);

@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /* cxlbed run [SCENARIO|TOPOLOGY] [--out DIR] [--boot-only] [--no-timing] */
-#include "commands.h"
-#include "argv.h"
-#include "error.h"
-#include "fault_schedule.h"
-#include "guest_kernel.h"
-#include "paths.h"
-#include "qemu_binary.h"
-#include "run_input.h"
-#include "runner.h"
+#include "cli/commands.h"
+#include "qemu/argv.h"
+#include "common/error.h"
+#include "faults/fault_schedule.h"
+#include "run/guest_kernel.h"
+#include "common/paths.h"
+#include "qemu/qemu_binary.h"
+#include "run/run_input.h"
+#include "run/runner.h"
 
 #include <string.h>
 #include <stdio.h>
@@ -119,7 +119,6 @@ int cmd_run(int argc, char **argv)
 		KERNEL_OPTION_ENTRIES(ko),
 		{ NULL }
 	};
-	g_autoptr(GOptionContext) ctx = g_option_context_new("[SCENARIO|TOPOLOGY]");
 	g_autoptr(GError) err = NULL;
 	g_autoptr(scenario) scn = NULL;
 	g_autoptr(cb_topology) topo = NULL;
@@ -127,35 +126,27 @@ int cmd_run(int argc, char **argv)
 	const char *path;
 	int rc;
 
-	g_option_context_set_summary(ctx,
-		"Boot every host of the topology in QEMU, bring its CXL regions online\n"
-		"through the guest agent, check the guest's enumeration against the\n"
-		"topology, run the scenario's workloads, tear everything down, and write\n"
-		"report.html, summary.json, report.md, console-HOST.log and qmp-HOST.log.\n"
-		"A topology file runs the default workloads (idle latency and sequential\n"
-		"bandwidth on every NUMA node). With no argument: " CXLBED_DEFAULT_SCENARIO ".\n"
-		"Figures are modeled virtual time from the timing model (clock `modeled`,\n"
-		"docs/timing-model.md); --no-timing or a scenario's `timing = off` runs\n"
-		"without it, and then latency and bandwidth are the guest's clock under\n"
-		"emulation (clock `guest`): proof that each path works, not hardware figures.\n"
-		"RUN_ID is unique (UTC time, cxlbed's pid, topology name); the folder's\n"
-		"state.json says at every stage how far the run got, and what a killed\n"
-		"run left behind is cleaned by the next run or `cxlbed clean`.\n"
-		"Exit status: 0 every check passed, 1 a check failed, 2 bad input,\n"
-		"128+N interrupted by signal N.");
-	g_option_context_add_main_entries(ctx, entries, NULL);
-	if (!g_option_context_parse(ctx, &argc, &argv, &err)) {
-		fprintf(stderr, "cxlbed run: %s\n", err->message);
+	if (!verb_options(&argc, &argv, "[SCENARIO|TOPOLOGY]",
+			  "Boot every host of the topology in QEMU, bring its CXL regions online\n"
+			  "through the guest agent, check the guest's enumeration against the\n"
+			  "topology, run the scenario's workloads, tear everything down, and write\n"
+			  "report.html, summary.json, report.md, console-HOST.log and qmp-HOST.log.\n"
+			  "A topology file runs the default workloads (idle latency and sequential\n"
+			  "bandwidth on every NUMA node). With no argument: " CXLBED_DEFAULT_SCENARIO ".\n"
+			  "Figures are modeled virtual time from the timing model (clock `modeled`,\n"
+			  "docs/timing-model.md); --no-timing or a scenario's `timing = off` runs\n"
+			  "without it, and then latency and bandwidth are the guest's clock under\n"
+			  "emulation (clock `guest`): proof that each path works, not hardware figures.\n"
+			  "RUN_ID is unique (UTC time, cxlbed's pid, topology name); the folder's\n"
+			  "state.json says at every stage how far the run got, and what a killed\n"
+			  "run left behind is cleaned by the next run or `cxlbed clean`.\n"
+			  "Exit status: 0 every check passed, 1 a check failed, 2 bad input,\n"
+			  "128+N interrupted by signal N.", entries))
 		return 2;
-	}
-	if (timing && no_timing) {
-		fprintf(stderr, "cxlbed run: --timing and --no-timing contradict each other; give one\n");
-		return 2;
-	}
-	if (argc > 2) {
-		fprintf(stderr, "cxlbed run: one scenario or topology at most\n");
-		return 2;
-	}
+	if (timing && no_timing)
+		return verb_usage("run", "--timing and --no-timing contradict each other; give one");
+	if (argc > 2)
+		return verb_usage("run", "one scenario or topology at most");
 	if (!parse_guest_clock("run", clock, &opts.host_clock) ||
 	    !choose_qemu("run", qemu))
 		return 2;
@@ -168,11 +159,9 @@ int cmd_run(int argc, char **argv)
 		g_ptr_array_set_size(scn->workloads, 0);
 	opts.out_dir = out;
 	opts.timing = timing || (scn->timing && !no_timing);
-	if (fault_seed >= 0 && !scn->faults) {
-		fprintf(stderr, "cxlbed run: --fault-seed: %s has no [fault] to randomise\n",
+	if (fault_seed >= 0 && !scn->faults)
+		return verb_usage("run", "--fault-seed: %s has no [fault] to randomise",
 			path);
-		return 2;
-	}
 	if (fault_seed >= 0) {
 		scn->faults->seed = (uint64_t)fault_seed;
 		scn->faults->seed_given = true;

@@ -3,10 +3,10 @@
  * cxlbed sweep SWEEPFILE [--jobs N | --slurm [--submit]] [--out DIR]
  * cxlbed sweep --collect DIR        cxlbed sweep --point N DIR
  */
-#include "commands.h"
-#include "error.h"
-#include "paths.h"
-#include "sweep.h"
+#include "cli/commands.h"
+#include "common/error.h"
+#include "common/paths.h"
+#include "sweep/sweep.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -70,52 +70,39 @@ int cmd_sweep(int argc, char **argv)
 		  "run point N of the sweep in DIR (what a Slurm array task runs)", "N" },
 		{ NULL }
 	};
-	g_autoptr(GOptionContext) ctx = g_option_context_new("SWEEPFILE | --collect DIR | --point N DIR");
 	g_autoptr(GError) err = NULL;
 	g_autoptr(sweep) s = NULL;
 	g_autofree char *self = NULL, *script = NULL;
 	int rc, collected;
 
-	g_option_context_set_summary(ctx,
-		"Run a scenario (or topology) at every point of a parameter matrix: each\n"
-		"[vary NAME] of SWEEPFILE sets one key of any topology or scenario section\n"
-		"to each of its values (docs/sweeps.md). Every point is expanded and checked\n"
-		"before anything runs, then run here (--jobs N at a time) and collected, or\n"
-		"written as a Slurm job array (--slurm) to run on a cluster and collected\n"
-		"afterwards with --collect DIR.\n"
-		"Exit status: 0 every point passed, 1 a point failed or has no results,\n"
-		"2 bad input.");
-	g_option_context_add_main_entries(ctx, entries, NULL);
-	if (!g_option_context_parse(ctx, &argc, &argv, &err)) {
-		fprintf(stderr, "cxlbed sweep: %s\n", err->message);
+	if (!verb_options(&argc, &argv, "SWEEPFILE | --collect DIR | --point N DIR",
+			  "Run a scenario (or topology) at every point of a parameter matrix: each\n"
+			  "[vary NAME] of SWEEPFILE sets one key of any topology or scenario section\n"
+			  "to each of its values (docs/sweeps.md). Every point is expanded and checked\n"
+			  "before anything runs, then run here (--jobs N at a time) and collected, or\n"
+			  "written as a Slurm job array (--slurm) to run on a cluster and collected\n"
+			  "afterwards with --collect DIR.\n"
+			  "Exit status: 0 every point passed, 1 a point failed or has no results,\n"
+			  "2 bad input.", entries))
 		return 2;
-	}
 	if (collect) {
-		if (argc != 1) {
-			fprintf(stderr, "cxlbed sweep: --collect DIR takes no SWEEPFILE\n");
-			return 2;
-		}
+		if (argc != 1)
+			return verb_usage("sweep", "--collect DIR takes no SWEEPFILE");
 		s = load_plan(collect);
 		return s ? sweep_collect(s, stdout) : 2;
 	}
 	if (point >= 0) {
-		if (argc != 2) {
-			fprintf(stderr, "cxlbed sweep: --point N needs the sweep's folder\n");
-			return 2;
-		}
+		if (argc != 2)
+			return verb_usage("sweep", "--point N needs the sweep's folder");
 		s = load_plan(argv[1]);
 		return s ? sweep_run_point(s, (guint)point) : 2;
 	}
-	if (argc != 2) {
-		fprintf(stderr, "cxlbed sweep: give one SWEEPFILE, e.g. cxlbed sweep "
-			"workloads/sweeps/latency-bandwidth.sweep (or --collect DIR)\n");
-		return 2;
-	}
-	if (jobs < 1 || (submit && !slurm) || (sbatch_args && !slurm)) {
-		fprintf(stderr, "cxlbed sweep: %s\n", jobs < 1 ? "--jobs wants 1 or more" :
+	if (argc != 2)
+		return verb_usage("sweep", "give one SWEEPFILE, e.g. cxlbed sweep "
+			"workloads/sweeps/latency-bandwidth.sweep (or --collect DIR)");
+	if (jobs < 1 || (submit && !slurm) || (sbatch_args && !slurm))
+		return verb_usage("sweep", "%s", jobs < 1 ? "--jobs wants 1 or more" :
 			"--submit and --sbatch go with --slurm");
-		return 2;
-	}
 	s = sweep_load(argv[1], &err);
 	if (!s) {
 		fprintf(stderr, "%s\n", err->message);
@@ -126,10 +113,8 @@ int cmd_sweep(int argc, char **argv)
 	if (slurm) {
 		g_autofree char *abs = g_canonicalize_filename(out, NULL);
 
-		if (!sweep_slurm_check(abs, sbatch_args, &err)) {
-			fprintf(stderr, "cxlbed sweep: %s\n", err->message);
-			return 2;
-		}
+		if (!sweep_slurm_check(abs, sbatch_args, &err))
+			return verb_usage("sweep", "%s", err->message);
 	}
 	sweep_expand(s, out);
 	if (!sweep_write_points(s, &err)) {

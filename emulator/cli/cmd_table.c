@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /* cxlbed table TOPOLOGY... [--out DIR]: the latency/bandwidth table. */
-#include "commands.h"
-#include "guest_kernel.h"
-#include "html.h"
-#include "paths.h"
-#include "run_dir.h"
-#include "runner.h"
-#include "table_paths.h"
-#include "timing_limits.h"
-#include "timing_run.h"
+#include "cli/commands.h"
+#include "run/guest_kernel.h"
+#include "results/html.h"
+#include "common/paths.h"
+#include "run/run_dir.h"
+#include "run/runner.h"
+#include "results/table_paths.h"
+#include "qemu/timing_limits.h"
+#include "run/timing_run.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -119,7 +119,6 @@ int cmd_table(int argc, char **argv)
 		KERNEL_OPTION_ENTRIES(ko),
 		{ NULL }
 	};
-	g_autoptr(GOptionContext) ctx = g_option_context_new("TOPOLOGY...");
 	g_autoptr(GError) err = NULL;
 	g_autoptr(GPtrArray) results = g_ptr_array_new_with_free_func((GDestroyNotify)result_free);
 	g_autoptr(table) t = NULL;
@@ -130,33 +129,25 @@ int cmd_table(int argc, char **argv)
 	bool created;
 	int rc = 0;
 
-	g_option_context_set_summary(ctx,
-		"Boot each topology with the timing model, run idle latency\n"
-		"(cxlbed-chase), bandwidth (cxlbed-stream --mix all) and loaded latency\n"
-		"(cxlbed-loaded, 0 and 1 streamer threads) on every NUMA node of every\n"
-		"host, and write table.md, table.json (schema " TABLE_SCHEMA "),\n"
-		"loaded-latency.svg, report.html (the page to read) and one folder of\n"
-		"run results per topology.\n"
-		"One row per path (topology, host, node); figures are modeled virtual\n"
-		"time (docs/latency-table.md).\n"
-		"Exit status: 0 every run passed, 1 a run failed, 2 bad input.");
-	g_option_context_add_main_entries(ctx, entries, NULL);
-	if (!g_option_context_parse(ctx, &argc, &argv, &err)) {
-		fprintf(stderr, "cxlbed table: %s\n", err->message);
+	if (!verb_options(&argc, &argv, "TOPOLOGY...",
+			  "Boot each topology with the timing model, run idle latency\n"
+			  "(cxlbed-chase), bandwidth (cxlbed-stream --mix all) and loaded latency\n"
+			  "(cxlbed-loaded, 0 and 1 streamer threads) on every NUMA node of every\n"
+			  "host, and write table.md, table.json (schema " TABLE_SCHEMA "),\n"
+			  "loaded-latency.svg, report.html (the page to read) and one folder of\n"
+			  "run results per topology.\n"
+			  "One row per path (topology, host, node); figures are modeled virtual\n"
+			  "time (docs/latency-table.md).\n"
+			  "Exit status: 0 every run passed, 1 a run failed, 2 bad input.", entries))
 		return 2;
-	}
 	if (!parse_guest_clock("table", clock, &host_clock) ||
 	    !choose_qemu("table", qemu))
 		return 2;
-	if (nodes && strcmp(nodes, "all") && strcmp(nodes, "cxl")) {
-		fprintf(stderr, "cxlbed table: --nodes '%s': use all or cxl\n", nodes);
-		return 2;
-	}
-	if (argc < 2) {
-		fprintf(stderr, "cxlbed table: give at least one topology, e.g. "
-			"cxlbed table topologies/direct.topo topologies/default.topo\n");
-		return 2;
-	}
+	if (nodes && strcmp(nodes, "all") && strcmp(nodes, "cxl"))
+		return verb_usage("table", "--nodes '%s': use all or cxl", nodes);
+	if (argc < 2)
+		return verb_usage("table", "give at least one topology, e.g. "
+			"cxlbed table topologies/direct.topo topologies/default.topo");
 	n = argc - 1;
 	in = g_new0(struct table_input, n);
 	rc = load_all(argv + 1, n, in, !g_strcmp0(nodes, "cxl"), &ko);

@@ -10,6 +10,16 @@
 #include <glib.h>
 #include <stdbool.h>
 
+/*
+ * A verb's start: @entries parsed out of argv (@args and @summary are its
+ * --help: "cxlbed VERB [OPTION...] ARGS"); what is left is argv[1..argc-1].
+ * False after one line on stderr: the verb returns 2.
+ */
+bool verb_options(int *argc, char ***argv, const char *args, const char *summary,
+		  const GOptionEntry *entries);
+/* "cxlbed VERB: what was wrong" on stderr; returns 2 (bad use). */
+int verb_usage(const char *verb, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
+
 int cmd_plan(int argc, char **argv);
 int cmd_boot(int argc, char **argv);
 int cmd_run(int argc, char **argv);

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* cxlbed: the command line. One verb per file; this only dispatches. */
-#include "commands.h"
-#include "jsonline.h"
-#include "version.h"
+#include "cli/commands.h"
+#include "qemu/jsonline.h"
+#include "common/version.h"
 
 #include <glib.h>
 #include <locale.h>

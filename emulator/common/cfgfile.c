@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-#include "cfgfile.h"
-#include "error.h"
+#include "common/cfgfile.h"
+#include "common/error.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-#include "duration.h"
-#include "cfgfile.h"
+#include "common/duration.h"
+#include "common/cfgfile.h"
 
 #include <glib.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-#include "error.h"
+#include "common/error.h"
 
 G_DEFINE_QUARK(cxlbed-error-quark, cxlbed_error)
 

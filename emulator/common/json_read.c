@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* A strict JSON reader with a depth bound (json_read.h). */
-#include "json_read.h"
-#include "error.h"
+#include "common/json_read.h"
+#include "common/error.h"
 
 #include <errno.h>
 #include <math.h>

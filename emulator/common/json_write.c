@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* JSON text that every JSON reader takes (json_write.h). */
-#include "json_write.h"
+#include "common/json_write.h"
 
 #include <math.h>
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-#include "paths.h"
+#include "common/paths.h"
 
 #include <glib.h>
 

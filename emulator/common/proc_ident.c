@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-#include "proc_ident.h"
+#include "common/proc_ident.h"
 
 #include <string.h>
 #include <unistd.h>

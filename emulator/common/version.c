@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-#include "version.h"
+#include "common/version.h"
 #include "cxlbed_version.h"	/* made by the Makefile in build/gen/ */
 
 const char *cxlbed_version(void)

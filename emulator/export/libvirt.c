@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* A topology host as a libvirt domain (see libvirt.h). */
-#include "libvirt.h"
-#include "argv.h"
-#include "error.h"
-#include "svg.h"
+#include "export/libvirt.h"
+#include "qemu/argv.h"
+#include "common/error.h"
+#include "results/svg.h"
 
 #include <errno.h>
 #include <fcntl.h>

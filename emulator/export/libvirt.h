@@ -14,7 +14,7 @@
 #ifndef CXLBED_EXPORT_LIBVIRT_H
 #define CXLBED_EXPORT_LIBVIRT_H
 
-#include "topology.h"
+#include "topology/topology.h"
 
 #include <glib.h>
 

@@ -5,9 +5,9 @@
  * anything boots. Each error names the line of the key at fault; the
  * [fault NAME] line only when no key is (no lending pool at all).
  */
-#include "fault_schedule.h"
-#include "error.h"
-#include "path.h"
+#include "faults/fault_schedule.h"
+#include "common/error.h"
+#include "topology/path.h"
 
 #include <string.h>
 
@@ -264,13 +264,13 @@ bool fault_spec_check(const struct fault_spec *x, const struct cb_topology *t,
 	if (!target_fits(x, t, error) || !host_fits(x, t, error) ||
 	    !extent_fits(x, t, error))
 		return false;
-	if (x->when == FW_PHASE && !has_workload(ctx, x->phase))
+	if (x->when.kind == TRIG_PHASE && !has_workload(ctx, x->when.phase))
 		return FAIL(x, when, "[fault %s] when = phase:%s: no [workload %s] in "
-			    "this scenario", x->id, x->phase, x->phase);
-	if (!timing && x->when == FW_MODELED)
+			    "this scenario", x->id, x->when.phase, x->when.phase);
+	if (!timing && x->when.kind == TRIG_MODELED)
 		return FAIL(x, at, "[fault %s] at = modeled: needs the timing model "
 			    "(timing = off or --no-timing was given)", x->id);
-	if (!timing && x->when == FW_WRITTEN)
+	if (!timing && x->when.kind == TRIG_WRITTEN)
 		return FAIL(x, when, "[fault %s] when = written: needs the timing model "
 			    "(timing = off or --no-timing was given)", x->id);
 	if (!timing && link && x->kind != FK_RANDOM)

@@ -18,31 +18,14 @@
  *                    uncorrectable media event also destroys its 64 bytes
  *   link-degrade, link-flap  the timing model's resources (fault_link.c)
  */
-#include "fault_priv.h"
-#include "error.h"
+#include "faults/fault_priv.h"
+#include "common/error.h"
 
 #include <fcntl.h>
 #include <string.h>
 #include <unistd.h>
 
 #define AGENT_S 30
-
-void fault_step(struct fault_run *r, const char *what, const char *host, bool ok,
-		const char *detail, double wall_s)
-{
-	JsonObject *o = json_object_new();
-
-	json_object_set_string_member(o, "what", what);
-	if (host)
-		json_object_set_string_member(o, "host", host);
-	json_object_set_boolean_member(o, "ok", ok);
-	if (detail && *detail)
-		json_object_set_string_member(o, "detail", detail);
-	json_object_set_double_member(o, "wall_s", wall_s);
-	json_array_add_object_element(r->steps, o);
-	if (!ok)
-		r->ok = false;
-}
 
 static double since(gint64 t0)
 {
@@ -105,7 +88,7 @@ static bool destroy_bytes(struct faults *f, struct fault_run *r, const char *poo
 	bool ok = fd >= 0;
 
 	for (size_t i = 0; i < (1 << 20) / 8; i++)
-		noise[i] = fault_rng_next(&seed);
+		noise[i] = sched_rng_next(&seed);
 	for (uint64_t done = 0; ok && done < len;) {
 		size_t n = MIN((uint64_t)1 << 20, len - done);
 
@@ -120,7 +103,7 @@ static bool destroy_bytes(struct faults *f, struct fault_run *r, const char *poo
 /* A uniformly drawn element of @a (NULL when empty). */
 static gpointer draw(struct fault_run *r, GPtrArray *a)
 {
-	return a->len ? g_ptr_array_index(a, fault_rng_next(&r->rng) % a->len) : NULL;
+	return a->len ? g_ptr_array_index(a, sched_rng_next(&r->rng) % a->len) : NULL;
 }
 
 static struct fm_ld_at *copy_ld(const struct fm_ld_at *a)
@@ -141,7 +124,7 @@ static enum fault_kind draw_kind(struct fault_run *r)
 
 	if (!n)
 		return FK_POISON;
-	pick = (int)(fault_rng_next(&r->rng) % (uint64_t)n);
+	pick = (int)(sched_rng_next(&r->rng) % (uint64_t)n);
 	for (int k = 0; k < FK_COUNT; k++)
 		if ((r->spec->kinds & (1u << k)) && pick-- == 0)
 			return (enum fault_kind)k;

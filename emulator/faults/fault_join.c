@@ -12,10 +12,9 @@
  *   t_guest_s    the guest's own clock (modeled only with a modeled guest
  *                clock; under plain TCG it is emulation time)
  */
-#include "fault_priv.h"
-#include "fault_report.h"
-#include "fault_rois.h"
-#include "progress.h"
+#include "faults/fault_priv.h"
+#include "results/fault_rois.h"
+#include "common/progress.h"
 
 #include <math.h>
 #include <string.h>
@@ -191,14 +190,6 @@ static JsonObject *ld_json(const struct fm_ld_at *a)
 	return o;
 }
 
-static const char *when_name(enum fault_when w)
-{
-	static const char *const n[] = { "wall", "modeled", "start", "phase", "written",
-					 "guest" };
-
-	return n[w];
-}
-
 /* The record of @r without what the runtimes saw. */
 static JsonObject *base_record(struct faults *f, struct fault_run *r)
 {
@@ -213,16 +204,16 @@ static JsonObject *base_record(struct faults *f, struct fault_run *r)
 	json_object_set_int_member(o, "seed", (gint64)f->sched->seed);
 	json_object_set_string_member(o, "target", r->target ? r->target : "");
 	json_object_set_object_member(o, "params", json_object_ref(r->params));
-	json_object_set_string_member(plan, "when", when_name(r->spec->when));
-	if (r->spec->when == FW_WALL || r->spec->when == FW_MODELED)
+	json_object_set_string_member(plan, "when", trigger_kind_name(r->spec->when.kind));
+	if (r->spec->when.kind == TRIG_AT || r->spec->when.kind == TRIG_MODELED)
 		json_object_set_double_member(plan, "at_s", r->at_s);
-	if (r->spec->phase)
-		json_object_set_string_member(plan, "phase", r->spec->phase);
-	if (r->spec->when == FW_WRITTEN)
-		json_object_set_int_member(plan, "written", (gint64)r->spec->written);
+	if (r->spec->when.phase)
+		json_object_set_string_member(plan, "phase", r->spec->when.phase);
+	if (r->spec->when.kind == TRIG_WRITTEN)
+		json_object_set_int_member(plan, "written", (gint64)r->spec->when.written);
 	if (r->delay_s > 0) {
 		json_object_set_double_member(plan, "delay_s", r->delay_s);
-		json_object_set_boolean_member(plan, "delay_modeled", r->spec->delay_modeled);
+		json_object_set_boolean_member(plan, "delay_modeled", r->spec->when.delay_modeled);
 	}
 	json_object_set_object_member(o, "planned", plan);
 	json_object_set_boolean_member(o, "fired", r->fired);
@@ -583,5 +574,4 @@ void fault_join(struct faults *f, struct run_result *res)
 			      g_hash_table_size(pools), m);
 	}
 	res->fault_seed = (gint64)f->sched->seed;
-	fault_report_write_svg(res, f->dir);
 }

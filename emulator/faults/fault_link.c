@@ -10,7 +10,7 @@
  * signal = on, each degradation also raises a correctable error (CRC
  * threshold) on the LDs behind the resource, as a marginal link does.
  */
-#include "fault_priv.h"
+#include "faults/fault_priv.h"
 #include "timing/model_degrade.h"
 #include "timing/shm_links.h"
 
@@ -31,7 +31,7 @@ static void resolve(struct faults *f, struct fault_run *r)
 			if (!r->spec->host || !strcmp(a->host, r->spec->host))
 				g_ptr_array_add(fit, a);
 		if (fit->len) {
-			a = g_ptr_array_index(fit, fault_rng_next(&r->rng) % fit->len);
+			a = g_ptr_array_index(fit, sched_rng_next(&r->rng) % fit->len);
 			t = a->ld;
 		}
 	}
@@ -86,8 +86,8 @@ static void log_state(struct faults *f, struct fault_run *r, const char *state)
 {
 	JsonObject *o = json_object_new();
 
-	json_object_set_double_member(o, "t_s", fm_clock_s(f->fm));
-	json_object_set_double_member(o, "t_modeled_ns", fault_modeled_now_ns(f));
+	json_object_set_double_member(o, "t_s", run_clock_wall_s(f->clock));
+	json_object_set_double_member(o, "t_modeled_ns", run_clock_modeled_ns(f->clock));
 	json_object_set_string_member(o, "state", state);
 	json_array_add_object_element(r->link_log, o);
 }
@@ -137,7 +137,7 @@ static void go_up(struct faults *f, struct fault_run *r)
 
 void fault_link_start(struct faults *f, struct fault_run *r)
 {
-	double now = fm_clock_s(f->fm);
+	double now = run_clock_wall_s(f->clock);
 
 	r->link_log = json_array_new();
 	resolve(f, r);
@@ -165,7 +165,7 @@ void fault_link_tick(struct faults *f, struct fault_run *r)
 
 	if (!fault_kind_is_link(r->kind) || !r->resources || r->restored)
 		return;
-	now = fm_clock_s(f->fm);
+	now = run_clock_wall_s(f->clock);
 	if (r->down && r->end_wall > 0 && now >= r->end_wall) {
 		go_up(f, r);
 		if (r->kind != FK_LINK_FLAP || !r->flaps_left)

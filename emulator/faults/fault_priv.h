@@ -3,19 +3,17 @@
 #ifndef CXLBED_FAULT_PRIV_H
 #define CXLBED_FAULT_PRIV_H
 
-#include "faults.h"
-#include "fm_faults.h"
+#include "faults/faults.h"
+#include "fm/fm_direct.h"
 
 /* One fault of the schedule, as it happens. */
 struct fault_run {
 	const struct fault_spec *spec;
 	uint64_t rng;		/* its own stream of the seed */
 	enum fault_kind kind;	/* resolved (spec->kind unless random) */
-	double at_s;		/* resolved time (wall, or modeled seconds) */
-	double delay_s;		/* resolved delay after a when = trigger */
+	double at_s;		/* drawn time (wall, or modeled seconds) */
+	double delay_s;		/* drawn delay after a when = trigger */
 	bool fired;
-	bool armed;		/* triggered; fires at due (delay) */
-	double due_wall, due_modeled_ns;
 	char *target;		/* what it hit: a pool, an LD, a resource */
 	double t_wall;		/* injection, s since the FM started */
 	double t_modeled_ns;	/* injection, modeled ns (< 0: no model) */
@@ -37,21 +35,17 @@ struct faults {
 	const struct cb_topology *t;
 	char *dir;
 	bool timing;
+	const struct run_clock *clock;	/* the run session's */
 	struct fm *fm;
 	GPtrArray *runs;	/* struct fault_run * */
-	double modeled_origin_ns;	/* modeled clock when first seen (< 0: not yet) */
-	GHashTable *written_origin;	/* pool -> guint64 * bytes written then */
 	JsonArray *guest_reports;	/* fault-report events, with host and t_s */
 	GMutex lock;		/* windows (the runner's thread writes them) */
 	GHashTable *windows;	/* "HOST/WORKLOAD" -> double[2] start, end */
 };
 
-/* fault_clock.c: the run's modeled clock and write counters, host side. */
-double fault_modeled_now_ns(struct faults *f);
-uint64_t fault_pool_written(struct faults *f, const char *pool);
-
 /* fault_inject.c: one fault's injection (FM worker thread). */
 void fault_inject(struct faults *f, struct fault_run *r);
+/* fault_step.c: one step of it into the record (a failed one fails it). */
 void fault_step(struct fault_run *r, const char *what, const char *host, bool ok,
 		const char *detail, double wall_s);
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "fault_schedule.h"
-#include "duration.h"
-#include "error.h"
+#include "faults/fault_schedule.h"
+#include "common/duration.h"
+#include "common/error.h"
 
 #include <math.h>
 #include <string.h>
@@ -51,29 +51,6 @@ bool fault_kind_is_link(enum fault_kind k)
 	return k == FK_LINK_DEGRADE || k == FK_LINK_FLAP;
 }
 
-uint64_t fault_rng_next(uint64_t *state)
-{
-	uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
-
-	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-	return z ^ (z >> 31);
-}
-
-uint64_t fault_rng_for(uint64_t seed, const char *id)
-{
-	uint64_t h = seed ^ 0xCB5EFA17u;
-
-	for (const char *p = id; *p; p++)
-		h = (h ^ (uint8_t)*p) * 0x100000001B3ull;
-	return h;
-}
-
-double fault_rng_between(uint64_t *state, double lo, double hi)
-{
-	return lo + (hi - lo) * ((double)(fault_rng_next(state) >> 11) / 9007199254740992.0);
-}
-
 #define PAGE 4096
 
 /* How many offsets a draw in @range chooses from: the page after the
@@ -85,7 +62,7 @@ static uint64_t offset_span(uint64_t range)
 
 uint64_t fault_rng_offset(uint64_t *state, uint64_t range, uint64_t align)
 {
-	uint64_t off = PAGE + fault_rng_next(state) % offset_span(range);
+	uint64_t off = PAGE + sched_rng_next(state) % offset_span(range);
 
 	return off / align * align;
 }
@@ -108,7 +85,7 @@ struct fault_schedule *fault_schedule_new(void)
 static void spec_free(struct fault_spec *f)
 {
 	g_free(f->id);
-	g_free(f->phase);
+	trigger_clear(&f->when);
 	g_free(f->target);
 	g_free(f->host);
 	g_free(f->type);
@@ -185,31 +162,6 @@ bool fault_schedule_parse_faults(struct fault_schedule *s, const struct cfg_file
 	return true;
 }
 
-/* "40ms" (@hi = @lo) or "random:1ms..5ms" (@hi > @lo: drawn between) */
-static bool parse_range(const char *p, double *lo, double *hi)
-{
-	g_auto(GStrv) parts = NULL;
-
-	if (!g_str_has_prefix(p, "random:"))
-		return cb_parse_duration(p, lo) && (*hi = *lo, true);
-	parts = g_strsplit(p + 7, "..", 2);
-	return g_strv_length(parts) == 2 && cb_parse_duration(parts[0], lo) &&
-	       cb_parse_duration(parts[1], hi) && *hi > *lo;
-}
-
-/* "2.5s", "random:1s..4s", "modeled:150ms", "modeled:random:1ms..5ms" */
-static bool parse_at(const char *text, struct fault_spec *x)
-{
-	const char *p = text;
-
-	x->when = FW_WALL;
-	if (g_str_has_prefix(p, "modeled:")) {
-		x->when = FW_MODELED;
-		p += 8;
-	}
-	return parse_range(p, &x->at_lo, &x->at_hi);
-}
-
 static bool parse_kinds(const struct cfg_file *f, const struct cfg_section *sec,
 			struct fault_spec *x, GError **error)
 {
@@ -249,8 +201,7 @@ bool fault_schedule_parse_fault(struct fault_schedule *s, const struct cfg_file 
 				const struct cfg_section *sec, GError **error)
 {
 	const char *kind = cfg_get_string(f, sec, "kind", NULL);
-	const char *at = cfg_get_string(f, sec, "at", NULL);
-	const char *when = cfg_get_string(f, sec, "when", NULL);
+	struct trigger when;
 	const char *offset = cfg_get_string(f, sec, "offset", NULL);
 	const char *type = cfg_get_string(f, sec, "type", NULL);
 	const char *log = cfg_get_string(f, sec, "log", NULL);
@@ -271,17 +222,18 @@ bool fault_schedule_parse_fault(struct fault_schedule *s, const struct cfg_file 
 			    "uncor-error, gm-event, dram-event, module-event, "
 			    "link-degrade, link-flap, random%s%s%s", sec->name,
 			    kind ? " (not '" : "", kind ? kind : "", kind ? "')" : "");
-	if (!at == !when)
-		return FAIL(sec->line, "[fault %s] needs one of at = TIME (e.g. 2.5s, "
-			    "modeled:150ms, random:1s..4s) or when = start | "
-			    "phase:WORKLOAD | written:BYTES", sec->name);
+	if (!trigger_parse(&when, f, sec, "fault", error)) {
+		trigger_clear(&when);
+		return false;
+	}
 	x = g_new0(struct fault_spec, 1);
 	g_ptr_array_add(s->specs, x);
 	x->id = g_strdup(sec->name);
 	x->kind = (enum fault_kind)k;
+	x->when = when;
 	x->line.kind = given_line(sec, "kind");
-	x->line.at = given_line(sec, "at");
-	x->line.when = given_line(sec, "when");
+	x->line.at = when.at_line;
+	x->line.when = when.when_line;
 	x->line.target = given_line(sec, "target");
 	x->line.host = given_line(sec, "host");
 	x->line.offset = given_line(sec, "offset");
@@ -292,44 +244,6 @@ bool fault_schedule_parse_fault(struct fault_schedule *s, const struct cfg_file 
 	x->src = (struct cb_src){ s->file, sec->line };
 	if (!s->src.file)
 		s->src = x->src;
-	if (at && !parse_at(at, x))
-		return FAIL(key_line(sec, "at"), "at = '%s': give a time after the "
-			    "workloads start: 2.5s (host wall time), modeled:150ms, "
-			    "random:1s..4s or modeled:random:10ms..40ms", at);
-	if (when) {
-		if (!strcmp(when, "start")) {
-			x->when = FW_START;
-		} else if (g_str_has_prefix(when, "phase:") && when[6]) {
-			x->when = FW_PHASE;
-			x->phase = g_strdup(when + 6);
-		} else if (g_str_has_prefix(when, "guest:") && when[6]) {
-			x->when = FW_GUEST;
-			x->phase = g_strdup(when + 6);
-		} else if (g_str_has_prefix(when, "written:") &&
-			   cfg_parse_size(when + 8, &x->written) && x->written) {
-			x->when = FW_WRITTEN;
-		} else {
-			return FAIL(key_line(sec, "when"), "when = '%s': use start, "
-				    "phase:WORKLOAD, guest:PHASE or written:BYTES (e.g. "
-				    "written:64M)", when);
-		}
-	}
-	{
-		const char *delay = cfg_get_string(f, sec, "delay", NULL);
-		const char *d = delay;
-
-		if (delay && at)
-			return FAIL(key_line(sec, "delay"), "delay = applies after a when = "
-				    "trigger; with at = give the time itself");
-		if (d && g_str_has_prefix(d, "modeled:")) {
-			x->delay_modeled = true;
-			d += 8;
-		}
-		if (d && !parse_range(d, &x->delay_s, &x->delay_hi))
-			return FAIL(key_line(sec, "delay"), "delay = '%s': a time after the "
-				    "trigger, e.g. 500ms, modeled:40ms or "
-				    "modeled:random:2ms..40ms", delay);
-	}
 	if (!parse_kinds(f, sec, x, error))
 		return false;
 	x->target = g_strdup(cfg_get_string(f, sec, "target", "random"));

@@ -13,9 +13,9 @@
  *          uncor-error | gm-event | dram-event | module-event |
  *          link-degrade | link-flap | random
  *   kinds = poison kill-pool-node ...   (kind = random: draw from these)
- *   at = 2.5s | modeled:150ms | random:1s..4s | modeled:random:10ms..40ms
- *   when = start | phase:WORKLOAD | guest:PHASE | written:64M
- *   delay = 40ms | modeled:40ms   (after the when = trigger)
+ *   at = ... | when = ...  delay = ...   when it fires: the trigger
+ *                             grammar every scheduled action shares
+ *                             (emulator/schedule/trigger.h)
  *   target = p1 | p1.ld0 | link:p1.ld0 | random
  *   host, offset, length, range, type, log, media-status, health-status,
  *   bandwidth, latency, duration, count, period, signal, remove
@@ -27,8 +27,9 @@
 #ifndef CXLBED_FAULT_SCHEDULE_H
 #define CXLBED_FAULT_SCHEDULE_H
 
-#include "cfgfile.h"
-#include "topology.h"
+#include "common/cfgfile.h"
+#include "topology/topology.h"
+#include "schedule/trigger.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -40,26 +41,11 @@ enum fault_kind {
 	FK_COUNT = FK_RANDOM
 };
 
-enum fault_when {
-	FW_WALL,		/* at seconds of host wall time after the FM starts */
-	FW_MODELED,		/* at modeled time after the workloads' first */
-	FW_START,		/* before the workloads */
-	FW_PHASE,		/* when a workload starts */
-	FW_WRITTEN,		/* when N bytes were written to the target's pool(s) */
-	FW_GUEST,		/* when a guest program announces a phase of its own */
-};
-
 struct fault_spec {
 	char *id;
 	enum fault_kind kind;	/* FK_RANDOM: drawn from @kinds */
 	unsigned int kinds;	/* bit per fault_kind: candidates for random */
-	enum fault_when when;
-	double at_lo, at_hi;	/* seconds; at_hi > at_lo: drawn between */
-	char *phase;		/* FW_PHASE: a workload; FW_GUEST: a program's phase */
-	uint64_t written;
-	double delay_s;		/* after a when = trigger: this much later */
-	double delay_hi;	/* > delay_s: drawn between the two */
-	bool delay_modeled;	/* ... in modeled time (else host wall time) */
+	struct trigger when;	/* at =, when =, delay = (trigger.h) */
 	char *target;		/* NULL: the kind's default; "random": drawn */
 	char *host;		/* NULL: whichever host holds the target */
 	uint64_t offset;	/* poison / events: DPA in the LD */
@@ -131,12 +117,8 @@ int fault_kind_parse(const char *name);
 bool fault_kind_targets_pool(enum fault_kind k);	/* kill-pool-node */
 bool fault_kind_is_link(enum fault_kind k);
 
-/* The seeded generator every random choice comes from (splitmix64). */
-uint64_t fault_rng_next(uint64_t *state);
-/* A stream of its own per fault: the seed mixed with the fault's name. */
-uint64_t fault_rng_for(uint64_t seed, const char *id);
-/* Uniform in [lo, hi). */
-double fault_rng_between(uint64_t *state, double lo, double hi);
+/* Random choices come from the schedule's generator (sched_rng_*,
+ * trigger.h), a stream of its own per fault. */
 /*
  * A random offset in an LD for `offset = random`: past the first page (a
  * runtime's canary) and short of @range's last, aligned down to @align;

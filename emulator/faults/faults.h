@@ -1,36 +1,38 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Fault injection in a run (docs/faults.md): the scenario's schedule,
- * fired from the fabric manager's worker thread (the FM owns the hosts'
- * FM channels and the ownership map; emulator/fm/fm_faults.h), at a wall
- * or modeled time or on a trigger; each fault's record (injection,
- * detection and recovery times, bytes at risk and lost, what the workload
- * saw) for summary.json `faults[]`, report.md and the timeline plot; and
- * the run's invariants as checks.
+ * Fault injection in a run (docs/faults.md): the fault injectors sit on
+ * the fabric manager (it owns the hosts' FM channels and the ownership
+ * map; emulator/fm/fm_direct.h) and act in its worker thread when the
+ * run's schedule (emulator/schedule) says a fault is due; each fault's
+ * record (injection, detection and recovery times, bytes at risk and
+ * lost, what the workload saw) for summary.json `faults[]`, report.md and
+ * the timeline plot; and the run's invariants as checks.
  */
 #ifndef CXLBED_FAULTS_H
 #define CXLBED_FAULTS_H
 
-#include "fault_schedule.h"
-#include "result.h"
-#include "topology.h"
+#include "faults/fault_schedule.h"
+#include "results/result.h"
+#include "schedule/schedule.h"
+#include "topology/topology.h"
 
 #include <json-glib/json-glib.h>
 
 struct fm;
 struct faults;
 
-/* NULL when @s is NULL (no faults in the scenario). */
+/* NULL when @s is NULL (no faults in the scenario). Each fault joins
+ * @sched, its times drawn from its own stream of the seed; @clock is the
+ * run's. */
 struct faults *faults_new(const struct fault_schedule *s, const struct cb_topology *t,
-			  const char *rundir, bool timing);
+			  const char *rundir, bool timing, const struct run_clock *clock,
+			  struct schedule *sched);
 void faults_free(struct faults *f);
 
-/* The FM worker's calls. */
-void faults_start(struct faults *f, struct fm *fm);	/* fire `when = start` */
-void faults_tick(struct faults *f);			/* fire what is due */
-void faults_phase(struct faults *f, const char *phase);
-/* A program on @host announced its phase @phase (agent guest-phase). */
-void faults_guest_phase(struct faults *f, const char *host, const char *phase);
+/* The FM is up: faults may fire through it from now on. */
+void faults_start(struct faults *f, struct fm *fm);
+/* The FM worker's tick: link faults in progress (degrade ends, flaps). */
+void faults_tick(struct faults *f);
 /* Workload @name starts or ends on @host (the runner; any thread). */
 void faults_workload(struct faults *f, const char *host, const char *name, bool start,
 		     double t_s);

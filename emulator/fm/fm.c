@@ -1,59 +1,19 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The fabric manager's life in a run (fm.h): connections, the worker that
- * performs one operation at a time, the scenario's events, the guests'
- * pool demand, and what goes into the results at the end.
+ * performs one operation at a time, its owner's hooks, the guests' pool
+ * demand, and its records at the end.
  */
-#include "fm_priv.h"
-#include "fm_timing.h"
-#include "fm_faults.h"
-#include "faults.h"
-#include "argv.h"
-#include "error.h"
-#include "pool_report.h"
-#include "process.h"
-#include "progress.h"
+#include "fm/fm_priv.h"
+#include "fm/fm_timing.h"
+#include "fm/fm_direct.h"
+#include "qemu/argv.h"
+#include "common/error.h"
+#include "qemu/process.h"
+#include "common/progress.h"
 
 #include <sys/socket.h>
-#include <stdarg.h>
 #include <string.h>
-
-#define WORKER_TICK_US (100 * 1000)
-
-char *fm_socket_path(const char *rundir)
-{
-	return g_build_filename(rundir, "fm.sock", NULL);
-}
-
-double fm_now_s(const struct fm *fm)
-{
-	return fm->t0 ? (g_get_monotonic_time() - fm->t0) / 1e6 : 0;
-}
-
-struct fm_host *fm_host_of(struct fm *fm, const char *id)
-{
-	struct fm_host *fh;
-
-	cb_foreach(fm->hosts, struct fm_host, fh)
-		if (!strcmp(fh->h->id, id))
-			return fh;
-	return NULL;
-}
-
-void fm_check(struct fm *fm, const char *name, bool pass, const char *fmt, ...)
-{
-	struct res_check *c = g_new0(struct res_check, 1);
-	va_list ap;
-
-	va_start(ap, fmt);
-	c->detail = g_strdup_vprintf(fmt, ap);
-	va_end(ap);
-	c->pass = pass;
-	g_mutex_lock(&fm->lock);
-	c->name = result_check_name(fm->checks, name);	/* a second refusal of one LD, ... */
-	g_ptr_array_add(fm->checks, c);
-	g_mutex_unlock(&fm->lock);
-}
 
 static void host_free(gpointer p)
 {
@@ -67,8 +27,8 @@ static void host_free(gpointer p)
 	g_free(fh);
 }
 
-struct fm *fm_new(const struct cb_topology *t, const struct scenario *s,
-		  const char *rundir)
+struct fm *fm_new(const struct cb_topology *t, const char *rundir,
+		  const struct fm_config *cfg)
 {
 	struct fm *fm;
 
@@ -76,7 +36,7 @@ struct fm *fm_new(const struct cb_topology *t, const struct scenario *s,
 		return NULL;
 	fm = g_new0(struct fm, 1);
 	fm->t = t;
-	fm->scn = s;
+	fm->cfg = *cfg;
 	fm->dir = g_strdup(rundir);
 	g_mutex_init(&fm->lock);
 	fm->map = fm_map_new(t);
@@ -86,12 +46,10 @@ struct fm *fm_new(const struct cb_topology *t, const struct scenario *s,
 	fm->log = json_array_new();
 	fm->samples = json_array_new();
 	fm->checks = g_ptr_array_new();
-	fm->fired = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	fm->phases = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 	fm->want = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
 	fm->want_how = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
 					     (GDestroyNotify)json_object_unref);
-	/* the model's segment decides whether modeled times exist */
-	fm->faults = faults_new(s->faults, t, rundir, true);
 	return fm;
 }
 
@@ -117,63 +75,6 @@ bool fm_connect_host(struct fm *fm, const struct cb_host *h, gint64 deadline_us,
 	return true;
 }
 
-struct fm_req *fm_req_new(enum fm_req_kind kind, const char *source)
-{
-	struct fm_req *r = g_new0(struct fm_req, 1);
-
-	r->kind = kind;
-	r->source = g_strdup(source);
-	g_mutex_init(&r->m);
-	g_cond_init(&r->c);
-	return r;
-}
-
-void fm_req_free(struct fm_req *r)
-{
-	if (!r)
-		return;
-	g_free(r->ld);
-	g_free(r->pool);
-	g_free(r->host);
-	g_free(r->mode);
-	g_free(r->phase);
-	g_free(r->source);
-	if (r->reply)
-		json_object_unref(r->reply);
-	g_mutex_clear(&r->m);
-	g_cond_clear(&r->c);
-	g_free(r);
-}
-
-JsonObject *fm_submit(struct fm *fm, struct fm_req *r)
-{
-	JsonObject *reply;
-
-	if (!r->wait) {
-		g_async_queue_push(fm->queue, r);
-		return NULL;
-	}
-	g_async_queue_push(fm->queue, r);
-	g_mutex_lock(&r->m);
-	while (!r->done) {
-		g_cond_wait_until(&r->c, &r->m, g_get_monotonic_time() +
-				  WORKER_TICK_US);
-		/* the worker has gone: take the request back unanswered */
-		if (!r->done && g_atomic_int_get(&fm->worker_done) &&
-		    g_async_queue_remove(fm->queue, r)) {
-			r->reply = json_object_new();
-			json_object_set_boolean_member(r->reply, "ok", FALSE);
-			json_object_set_string_member(r->reply, "error",
-						      "the run is ending");
-			r->done = true;
-		}
-	}
-	g_mutex_unlock(&r->m);
-	reply = g_steal_pointer(&r->reply);
-	fm_req_free(r);
-	return reply;
-}
-
 /* Hand @reply to whoever waits for @r, or drop both. */
 static void answer(struct fm_req *r, JsonObject *reply)
 {
@@ -190,47 +91,22 @@ static void answer(struct fm_req *r, JsonObject *reply)
 	g_mutex_unlock(&r->m);
 }
 
-static struct fm_req *event_req(const struct scn_event *e)
+void fm_act(struct fm *fm, const struct fm_action *a)
 {
-	g_autofree char *src = g_strdup_printf("event:%s", e->id);
-	struct fm_req *r = fm_req_new(strcmp(e->action, "bind") ? FM_REQ_UNBIND :
-				      FM_REQ_BIND, src);
+	struct fm_req *r = fm_req_new(a->bind ? FM_REQ_BIND : FM_REQ_UNBIND, a->source);
 
-	r->ld = g_strdup(e->ld);
-	r->pool = g_strdup(e->pool);
-	r->host = g_strdup(e->host);
-	r->mode = g_strdup(e->mode);
-	r->expect_refused = e->expect_refused;
-	return r;
-}
-
-/* Run event @e now, in the calling thread. */
-static void fire(struct fm *fm, const struct scn_event *e)
-{
-	struct fm_req *r = event_req(e);
-	JsonObject *reply;
-
-	g_hash_table_add(fm->fired, g_strdup(e->id));
-	reply = fm_do(fm, r);
-	json_object_unref(reply);
+	r->ld = g_strdup(a->ld);
+	r->pool = g_strdup(a->pool);
+	r->host = g_strdup(a->host);
+	r->mode = g_strdup(a->mode);
+	r->expect_refused = a->expect_refused;
+	json_object_unref(fm_do(fm, r));
 	fm_req_free(r);
 }
 
-static void fire_due(struct fm *fm, enum scn_event_when when, const char *phase)
+bool fm_stopping(struct fm *fm)
 {
-	for (guint i = 0; i < fm->scn->events->len; i++) {
-		const struct scn_event *e = g_ptr_array_index(fm->scn->events, i);
-
-		if (e->when != when || g_hash_table_contains(fm->fired, e->id))
-			continue;
-		if (when == SCN_WHEN_TIME && fm_now_s(fm) < e->at_s)
-			continue;
-		if (when == SCN_WHEN_PHASE && strcmp(e->phase, phase))
-			continue;
-		fire(fm, e);
-		if (g_atomic_int_get(&fm->stop) || qemu_proc_interrupted())
-			return;
-	}
+	return g_atomic_int_get(&fm->stop) || qemu_proc_interrupted();
 }
 
 /* Messages the guests sent unasked: collect pool-demand from every host. */
@@ -258,11 +134,9 @@ static void read_demand(struct fm *fm, struct fm_host *fh)
 	while ((ev = g_queue_pop_head(&fh->agent->events))) {
 		const char *name = json_object_get_string_member_with_default(ev, "event", "");
 
-		if (!strcmp(name, "fault-report"))
-			faults_guest_report(fm->faults, fh->h->id, ev);
-		if (!strcmp(name, "guest-phase"))
-			faults_guest_phase(fm->faults, fh->h->id,
-				json_object_get_string_member_with_default(ev, "phase", ""));
+		if ((!strcmp(name, "fault-report") || !strcmp(name, "guest-phase")) &&
+		    fm->cfg.hooks.guest_event)
+			fm->cfg.hooks.guest_event(fm->cfg.hooks.ctx, fh->h->id, ev);
 		if (!strcmp(name, "pool-demand") && (json_object_has_member(ev, "mode") ||
 						     json_object_has_member(ev, "avoid")))
 			/* what kind of capacity, and from which pools not */
@@ -398,9 +272,9 @@ static void log_phase(struct fm *fm, const char *phase)
 	g_autofree char *key = g_strdup_printf("phase:%s", phase);
 	JsonObject *o;
 
-	if (g_hash_table_contains(fm->fired, key))
+	if (g_hash_table_contains(fm->phases, key))
 		return;
-	g_hash_table_add(fm->fired, g_steal_pointer(&key));
+	g_hash_table_add(fm->phases, g_steal_pointer(&key));
 	o = json_object_new();
 	json_object_set_double_member(o, "t_s", fm_now_s(fm));
 	json_object_set_string_member(o, "action", "phase");
@@ -421,22 +295,22 @@ static gpointer worker(gpointer data)
 		r = g_async_queue_timeout_pop(fm->queue, WORKER_TICK_US);
 		if (r && r->kind == FM_REQ_PHASE) {
 			log_phase(fm, r->phase);
-			fire_due(fm, SCN_WHEN_PHASE, r->phase);
-			faults_phase(fm->faults, r->phase);
+			if (fm->cfg.hooks.phase)
+				fm->cfg.hooks.phase(fm->cfg.hooks.ctx, r->phase);
 			answer(r, NULL);
 		} else if (r) {
 			answer(r, fm_do(fm, r));
 		}
-		fire_due(fm, SCN_WHEN_TIME, NULL);
-		faults_tick(fm->faults);
+		if (fm->cfg.hooks.tick)
+			fm->cfg.hooks.tick(fm->cfg.hooks.ctx);
 		fm_faults_poll(fm);
 		cb_foreach(fm->hosts, struct fm_host, fh)
 			read_demand(fm, fh);
-		if (fm->scn->fm_grant_demand)
+		if (fm->cfg.grant_demand)
 			grant_demand(fm);
 		if (fm_now_s(fm) >= fm->next_sample_s) {
 			fm_sample(fm);
-			fm->next_sample_s = fm_now_s(fm) + fm->scn->fm_sample_s;
+			fm->next_sample_s = fm_now_s(fm) + fm->cfg.sample_s;
 		}
 	}
 	g_atomic_int_set(&fm->worker_done, 1);
@@ -453,17 +327,15 @@ static gpointer worker(gpointer data)
 
 bool fm_start(struct fm *fm, GError **error)
 {
-	fm->t0 = g_get_monotonic_time();
 	fm->started = true;
 	if (!fm_control_start(fm, error))
 		return false;
 	progress(NULL, "fm", "fabric manager up: %u LDs, control socket %s/fm.sock",
 		 fm->t->lds->len, fm->dir);
 	fm_sample(fm);
-	fire_due(fm, SCN_WHEN_START, NULL);
-	if (fm->faults && !qemu_proc_interrupted())
-		faults_start(fm->faults, fm);
-	fm->next_sample_s = fm_now_s(fm) + fm->scn->fm_sample_s;
+	if (fm->cfg.hooks.start)
+		fm->cfg.hooks.start(fm->cfg.hooks.ctx);
+	fm->next_sample_s = fm_now_s(fm) + fm->cfg.sample_s;
 	fm->worker = g_thread_new("cxlbed-fm", worker, fm);
 	return true;
 }
@@ -479,42 +351,8 @@ void fm_phase(struct fm *fm, const char *name)
 	fm_submit(fm, r);
 }
 
-void fm_workload_mark(struct fm *fm, const char *host, const char *name, bool start)
+void fm_stop(struct fm *fm)
 {
-	if (fm && fm->faults)
-		faults_workload(fm->faults, host, name, start, fm_now_s(fm));
-}
-
-/* Events that never fired fail their check: the scenario said they would. */
-static void check_unfired(struct fm *fm)
-{
-	for (guint i = 0; i < fm->scn->events->len; i++) {
-		const struct scn_event *e = g_ptr_array_index(fm->scn->events, i);
-		g_autofree char *name = NULL;
-
-		if (g_hash_table_contains(fm->fired, e->id))
-			continue;
-		name = g_strdup_printf("fm:event:%s", e->id);
-		if (qemu_proc_interrupted())
-			fm_check(fm, name, false, "did not fire: the run was interrupted "
-				 "by SIG%s first (%s:%d)", sigabbrev_np(qemu_proc_interrupted()),
-				 e->src.file, e->src.line);
-		else if (e->when == SCN_WHEN_TIME)
-			fm_check(fm, name, false, "did not fire: the workloads ended at "
-				 "%.1f s, before at = %.1f s (%s:%d)", fm_now_s(fm),
-				 e->at_s, e->src.file, e->src.line);
-		else
-			fm_check(fm, name, false, "did not fire: %s never began (%s:%d)",
-				 e->phase ? e->phase : "the run", e->src.file,
-				 e->src.line);
-	}
-}
-
-void fm_stop(struct fm *fm, struct run_result *res)
-{
-	JsonObject *pool;
-	g_autoptr(GError) err = NULL;
-
 	if (!fm)
 		return;
 	g_atomic_int_set(&fm->stop, 1);
@@ -536,15 +374,20 @@ void fm_stop(struct fm *fm, struct run_result *res)
 	fm_control_stop(fm);
 	if (!fm->started)
 		return;
-	/* the last surprise removals (not after Ctrl-C: QEMU is gone), then
-	 * what the faults did */
+	/* the last surprise removals (not after Ctrl-C: QEMU is gone) */
 	for (int i = 0; i < 40 && fm_removals_pending(fm) && !qemu_proc_interrupted(); i++) {
 		g_usleep(250 * 1000);
 		fm_faults_poll(fm);
 	}
-	faults_finish(fm->faults, res);
+}
+
+JsonObject *fm_finish(struct fm *fm, struct run_result *res)
+{
+	JsonObject *pool;
+
+	if (!fm || !fm->started)
+		return NULL;
 	fm_sample(fm);
-	check_unfired(fm);
 	pool = fm_status(fm);
 	g_mutex_lock(&fm->lock);
 	json_object_set_array_member(pool, "events", json_array_ref(fm->log));
@@ -555,13 +398,7 @@ void fm_stop(struct fm *fm, struct run_result *res)
 		g_ptr_array_add(res->checks, g_ptr_array_index(fm->checks, i));
 	g_ptr_array_set_size(fm->checks, 0);
 	g_mutex_unlock(&fm->lock);
-	if (!pool_report_write_svg(pool, res->faults, fm->dir, &err))
-		progress(NULL, "FAILED", "pool utilisation plot: %s", err->message);
-	else
-		json_object_set_string_member(pool, "svg", POOL_SVG_FILE);
-	if (res->pool)
-		json_object_unref(res->pool);
-	res->pool = pool;
+	return pool;
 }
 
 void fm_free(struct fm *fm)
@@ -578,12 +415,11 @@ void fm_free(struct fm *fm)
 	json_array_unref(fm->log);
 	json_array_unref(fm->samples);
 	g_ptr_array_unref(fm->checks);
-	g_hash_table_unref(fm->fired);
+	g_hash_table_unref(fm->phases);
 	g_hash_table_unref(fm->want);
 	g_hash_table_unref(fm->want_how);
 	if (fm->removals)
 		g_ptr_array_unref(fm->removals);
-	faults_free(fm->faults);
 	g_mutex_clear(&fm->lock);
 	g_free(fm->dir);
 	g_free(fm);

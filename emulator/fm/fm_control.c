@@ -12,9 +12,9 @@
  * type or unknown) gets ok:false saying why; the connection and the run
  * go on.
  */
-#include "fm_priv.h"
-#include "error.h"
-#include "json_read.h"
+#include "fm/fm_priv.h"
+#include "common/error.h"
+#include "common/json_read.h"
 
 #include <errno.h>
 #include <poll.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* The fabric manager's ownership map (fm_map.h). */
-#include "fm_map.h"
+#include "fm/fm_map.h"
 
 #include <string.h>
 

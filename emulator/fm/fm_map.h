@@ -9,7 +9,7 @@
 #ifndef CXLBED_FM_MAP_H
 #define CXLBED_FM_MAP_H
 
-#include "topology.h"
+#include "topology/topology.h"
 
 #include <json-glib/json-glib.h>
 

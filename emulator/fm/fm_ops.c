@@ -17,16 +17,14 @@
  * Every operation lands in pool.events[] and, where it decides the
  * run's verdict, in a check (docs/pooling.md).
  */
-#include "fm_priv.h"
-#include "argv.h"
-#include "cdat.h"
-#include "error.h"
-#include "fm_timing.h"
-#include "progress.h"
-#include "table_skew.h"
-#include "guest_view.h"
-#include "process.h"
-#include "verify.h"
+#include "fm/fm_priv.h"
+#include "qemu/argv.h"
+#include "qemu/cdat.h"
+#include "common/error.h"
+#include "fm/fm_timing.h"
+#include "common/progress.h"
+#include "qemu/table_skew.h"
+#include "qemu/process.h"
 
 #include <string.h>
 
@@ -208,24 +206,6 @@ static bool qemu_plug(struct fm *fm, struct fm_host *fh, const struct cb_ld *ld,
 	return true;
 }
 
-/*
- * The LD's CDAT reached the guest: the kernel's read latency for its
- * region is our path's, as for the regions of the topology
- * (coordinates:HOST:REGION, verify.c).
- */
-static void check_coordinates(struct fm *fm, const struct cb_host *h,
-			      const struct cb_ld *ld, const struct cb_device *dev,
-			      JsonObject *res)
-{
-	g_autofree char *name = g_strdup_printf("coordinates:%s:%s", h->id, ld->id);
-	long want = guest_view_kernel_latency(dev, CB_READ);
-	gint64 got = json_object_get_int_member_with_default(res, "read_latency_ns", -1);
-
-	fm_check(fm, name, guest_view_latency_fits(dev, CB_READ, got), "guest read latency %"
-		 G_GINT64_FORMAT ", CDAT/HMAT path sum %ld (incl. the kernel's per-link "
-		 "term, as the run's kernel adds it: docs/kernels.md)", got, want);
-}
-
 static JsonObject *do_bind(struct fm *fm, const struct fm_req *r,
 			   struct outcome *o, GError **error)
 {
@@ -321,7 +301,8 @@ static JsonObject *do_bind(struct fm *fm, const struct fm_req *r,
 	fm_map_bound(fm->map, e);
 	g_mutex_unlock(&fm->lock);
 	fm_timing_bound(fm, fh, e, dev);
-	check_coordinates(fm, h, e->ld, dev, res);
+	if (fm->cfg.hooks.bound)
+		fm->cfg.hooks.bound(fm->cfg.hooks.ctx, h, e->ld, dev, res);
 	topology_ld_device_free(dev);
 	json_object_set_string_member(res, "ld", e->ld->id);
 	json_object_set_string_member(res, "host", h->id);

@@ -3,13 +3,15 @@
 #ifndef CXLBED_FM_PRIV_H
 #define CXLBED_FM_PRIV_H
 
-#include "fm.h"
-#include "fm_map.h"
-#include "agent.h"
-#include "qmp.h"
+#include "fm/fm.h"
+#include "fm/fm_map.h"
+#include "qemu/agent.h"
+#include "qemu/qmp.h"
 
 struct tm_shared;
-struct faults;
+
+/* The worker's tick: requests, the owner's tick, demand, samples. */
+#define WORKER_TICK_US (100 * 1000)
 
 struct fm_host {
 	const struct cb_host *h;
@@ -41,7 +43,7 @@ struct fm_req {
 
 struct fm {
 	const struct cb_topology *t;
-	const struct scenario *scn;
+	struct fm_config cfg;
 	char *dir;
 	GMutex lock;		/* map, log, samples, checks */
 	struct fm_map *map;
@@ -51,24 +53,21 @@ struct fm {
 	int listen_fd;
 	gint stop;
 	gint worker_done;	/* no more requests will be taken */
-	gint64 t0;		/* run clock: fm_start */
 	bool started;
 	JsonArray *log;		/* pool.events[] */
 	JsonArray *samples;	/* pool.samples[] */
 	GPtrArray *checks;	/* struct res_check *, added at fm_stop */
-	GHashTable *fired;	/* event ids that fired */
+	GHashTable *phases;	/* workload phases begun */
 	GHashTable *want;	/* host id -> gint64 bytes wanted, not yet bound */
 	GHashTable *want_how;	/* host id -> its last demand's {mode, avoid} */
 	double next_sample_s;
 	unsigned int binds, unbinds;
-	GPtrArray *removals;	/* fm_faults.c: surprise removals under way */
-	struct faults *faults;	/* the scenario's fault schedule, or NULL */
+	GPtrArray *removals;	/* fm_direct.c: surprise removals under way */
 };
 
+/* fm_base.c */
 double fm_now_s(const struct fm *fm);
 struct fm_host *fm_host_of(struct fm *fm, const char *id);
-void fm_check(struct fm *fm, const char *name, bool pass, const char *fmt, ...)
-	G_GNUC_PRINTF(4, 5);
 
 /* fm_ops.c: QMP on the FM's monitor (a failing monitor marks @fh broken);
  * is QEMU's device @id there (-1: cannot say); drop a memory backend. */

@@ -8,10 +8,10 @@
  * config generation of that host in the run's shared segment is then
  * bumped, and the plugin reloads at its next check-in.
  */
-#include "fm_timing.h"
-#include "fm_faults.h"
-#include "timing_config.h"
-#include "timing_run.h"
+#include "fm/fm_timing.h"
+#include "fm/fm_direct.h"
+#include "qemu/timing_config.h"
+#include "qemu/timing_config.h"
 #include "timing/shm_links.h"
 
 #include <fcntl.h>

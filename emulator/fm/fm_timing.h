@@ -8,7 +8,7 @@
 #ifndef CXLBED_FM_TIMING_H
 #define CXLBED_FM_TIMING_H
 
-#include "fm_priv.h"
+#include "fm/fm_priv.h"
 
 void fm_timing_bound(struct fm *fm, struct fm_host *fh, const struct fm_ld *e,
 		     const struct cb_device *dev);

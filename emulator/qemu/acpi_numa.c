@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "acpi_numa.h"
-#include "error.h"
-#include "fw_table.h"
+#include "qemu/acpi_numa.h"
+#include "common/error.h"
+#include "qemu/fw_table.h"
 
 #include <math.h>
 #include <string.h>

@@ -26,8 +26,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "numa_layout.h"
-#include "table_skew.h"
+#include "qemu/numa_layout.h"
+#include "qemu/table_skew.h"
 
 #define ACPI_HEADER_LEN 36
 #define SRAT_TYPE_APIC 0

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-#include "address_map.h"
-#include "error.h"
-#include "timing_config.h"
+#include "qemu/address_map.h"
+#include "common/error.h"
+#include "qemu/timing_config.h"
 
 
 #define GIB_UP(x) (((x) + CB_GIB - 1) / CB_GIB * CB_GIB)

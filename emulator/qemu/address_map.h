@@ -10,7 +10,7 @@
 #ifndef CXLBED_QEMU_ADDRESS_MAP_H
 #define CXLBED_QEMU_ADDRESS_MAP_H
 
-#include "topology.h"
+#include "topology/topology.h"
 
 #include <glib.h>
 #include <stdbool.h>

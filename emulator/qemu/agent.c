@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-#include "agent.h"
+#include "qemu/agent.h"
 
 #include <gio/gio.h>
 

@@ -8,7 +8,7 @@
 #ifndef CXLBED_AGENT_H
 #define CXLBED_AGENT_H
 
-#include "jsonline.h"
+#include "qemu/jsonline.h"
 
 struct agent {
 	struct jsonline *conn;

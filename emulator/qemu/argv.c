@@ -3,14 +3,14 @@
  * Topology -> QEMU argv. Device ids in QEMU are the topology ids, so QMP
  * users (device_del, cxl-inject-*) can name what the topology names.
  */
-#include "acpi_numa.h"
-#include "argv.h"
-#include "cdat.h"
-#include "error.h"
-#include "fw_table.h"
-#include "paths.h"
-#include "pci_numbers.h"
-#include "qemu_binary.h"
+#include "qemu/acpi_numa.h"
+#include "qemu/argv.h"
+#include "qemu/cdat.h"
+#include "common/error.h"
+#include "qemu/fw_table.h"
+#include "common/paths.h"
+#include "qemu/pci_numbers.h"
+#include "qemu/qemu_binary.h"
 
 #include <math.h>
 #include <string.h>

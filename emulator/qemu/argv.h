@@ -6,8 +6,8 @@
 #ifndef CXLBED_QEMU_ARGV_H
 #define CXLBED_QEMU_ARGV_H
 
-#include "paths.h"
-#include "topology.h"
+#include "common/paths.h"
+#include "topology/topology.h"
 
 #include <glib.h>
 #include <stdbool.h>

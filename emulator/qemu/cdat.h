@@ -20,7 +20,7 @@
 #ifndef CXLBED_QEMU_CDAT_H
 #define CXLBED_QEMU_CDAT_H
 
-#include "topology.h"
+#include "topology/topology.h"
 
 #include <glib.h>
 #include <stdbool.h>

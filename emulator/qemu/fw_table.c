@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-#include "fw_table.h"
-#include "error.h"
+#include "qemu/fw_table.h"
+#include "common/error.h"
 
 bool fw_table_write(GBytes *bytes, const char *what, const char *path,
 		    GError **error)

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-#include "jsonline.h"
-#include "json_read.h"
-#include "json_write.h"
-#include "process.h"
+#include "qemu/jsonline.h"
+#include "common/json_read.h"
+#include "common/json_write.h"
+#include "qemu/process.h"
 
 #include <errno.h>
 #include <gio/gio.h>

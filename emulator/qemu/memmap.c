@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "memmap.h"
+#include "qemu/memmap.h"
 
 #define MIB (1024ull * 1024)
 #define GIB (1024ull * MIB)

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "numa_layout.h"
+#include "qemu/numa_layout.h"
 
 /* A region's figures: the whole path, as the kernel should tier it. */
 static void region_figures(struct numa_pd *pd, const struct cb_region *r)

@@ -28,7 +28,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "memmap.h"
+#include "qemu/memmap.h"
 #include "topology/path.h"
 
 enum numa_pd_kind {

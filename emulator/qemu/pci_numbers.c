@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-#include "pci_numbers.h"
-#include "address_map.h"
-#include "table_skew.h"
-#include "error.h"
+#include "qemu/pci_numbers.h"
+#include "qemu/address_map.h"
+#include "qemu/table_skew.h"
+#include "common/error.h"
 
 /* Buses under a port: each bridge-like port opens one secondary bus. */
 static int buses_below(const struct cb_port *p)

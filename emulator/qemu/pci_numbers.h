@@ -9,7 +9,7 @@
 #ifndef CXLBED_QEMU_PCI_NUMBERS_H
 #define CXLBED_QEMU_PCI_NUMBERS_H
 
-#include "topology.h"
+#include "topology/topology.h"
 
 #include <glib.h>
 #include <stdbool.h>

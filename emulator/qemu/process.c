@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-#include "process.h"
-#include "qmp.h"
+#include "qemu/process.h"
+#include "qemu/qmp.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-#include "qemu_binary.h"
-#include "error.h"
-#include "paths.h"
+#include "qemu/qemu_binary.h"
+#include "common/error.h"
+#include "common/paths.h"
 
 #include <limits.h>
 #include <string.h>

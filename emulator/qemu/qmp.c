@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-#include "qmp.h"
+#include "qemu/qmp.h"
 
 #include <gio/gio.h>
 #include <string.h>

@@ -9,7 +9,7 @@
 #ifndef CXLBED_QMP_H
 #define CXLBED_QMP_H
 
-#include "jsonline.h"
+#include "qemu/jsonline.h"
 
 struct qmp {
 	struct jsonline *conn;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-#include "table_skew.h"
-#include "error.h"
+#include "qemu/table_skew.h"
+#include "common/error.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
-#include "timing_config.h"
-#include "timing_copy.h"
+#include "qemu/timing_config.h"
+#include "qemu/timing_copy.h"
 
 #include <string.h>
 
 #include "common/error.h"
-#include "memmap.h"
+#include "qemu/memmap.h"
 
 uint64_t timing_window_base(const struct cb_host *h, const struct cb_window *w)
 {
@@ -192,4 +192,9 @@ bool timing_config_write(const struct cb_topology *t, const struct cb_host *h,
 			 const char *path, GError **error)
 {
 	return timing_config_write_opts(t, h, NULL, path, error);
+}
+
+char *timing_config_path(const char *dir, const struct cb_host *h)
+{
+	return g_strdup_printf("%s/timing-%s.cfg", dir, h->id);
 }

@@ -48,4 +48,7 @@ char *timing_config_bound_text(const struct cb_device *d, uint64_t base,
 uint64_t timing_window_base(const struct cb_host *h, const struct cb_window *w);
 uint64_t timing_region_base(const struct cb_host *h, const struct cb_region *r);
 
+/* RUN/timing-HOST.cfg, the host's plugin config (rewritten by the FM). */
+char *timing_config_path(const char *dir, const struct cb_host *h);
+
 #endif

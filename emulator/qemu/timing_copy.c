@@ -8,9 +8,9 @@
  * the engine's transfers in flight share); a region of a pool's device is
  * watched for stale reads at the device's offset in the run's shared space.
  */
-#include "timing_copy.h"
+#include "qemu/timing_copy.h"
 
-#include "path.h"
+#include "topology/path.h"
 
 static void copyres_line(GString *s, const struct cb_copy_preset *p,
 			 const char *name)

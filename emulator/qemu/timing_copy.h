@@ -10,7 +10,7 @@
 #include <glib.h>
 #include <stdint.h>
 
-#include "topology.h"
+#include "topology/topology.h"
 
 /* `copyres` and `engine` lines for @h's NICs and DMA engine. */
 void timing_copy_lines(GString *s, const struct cb_topology *t,

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-#include "timing_limits.h"
-#include "error.h"
-#include "path.h"
+#include "qemu/timing_limits.h"
+#include "common/error.h"
+#include "topology/path.h"
 #include "timing/shm_links.h"
 
 #include <string.h>

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-#include "vcpu_where.h"
+#include "qemu/vcpu_where.h"
 
 #include <gio/gio.h>
 #include <inttypes.h>

@@ -13,7 +13,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "qmp.h"
+#include "qemu/qmp.h"
 
 struct ksyms;
 

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-#include "command_workload.h"
-#include "error.h"
-#include "figures.h"
-#include "program_output.h"
-#include "progress.h"
-#include "working_set.h"
+#include "run/command_workload.h"
+#include "common/error.h"
+#include "results/figures.h"
+#include "run/program_output.h"
+#include "common/progress.h"
+#include "run/working_set.h"
 
 #include <string.h>
 

@@ -8,7 +8,7 @@
 #ifndef CXLBED_COMMAND_WORKLOAD_H
 #define CXLBED_COMMAND_WORKLOAD_H
 
-#include "result.h"
+#include "results/result.h"
 
 /* Where one invocation runs: what the placeholders stand for. */
 struct cmd_place {

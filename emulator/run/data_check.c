@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-#include "data_check.h"
-#include "qemu_binary.h"
-#include "verify.h"
+#include "run/data_check.h"
+#include "run/guest_enum.h"
+#include "qemu/qemu_binary.h"
+#include "run/verify.h"
 
 #include <stdio.h>
 
@@ -71,7 +72,7 @@ void data_check_regions(struct run_result *r, const struct cb_host *h,
 		g_autoptr(JsonObject) args = json_object_new();
 		g_autoptr(JsonObject) res = NULL;
 		g_autoptr(GError) err = NULL;
-		JsonObject *gr = verify_guest_region(en, reg);
+		JsonObject *gr = guest_enum_region(en, reg);
 		JsonArray *argv = gr ? verify_args(reg, gr) : NULL;
 		bool broken = data_check_expect_broken(reg);
 		JsonObject *out;

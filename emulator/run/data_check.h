@@ -11,9 +11,9 @@
 #ifndef CXLBED_DATA_CHECK_H
 #define CXLBED_DATA_CHECK_H
 
-#include "agent.h"
-#include "result.h"
-#include "topology.h"
+#include "qemu/agent.h"
+#include "results/result.h"
+#include "topology/topology.h"
 
 /* True when QEMU cannot route accesses to every device of the region. */
 bool data_check_expect_broken(const struct cb_region *reg);

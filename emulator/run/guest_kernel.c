@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* The guest kernel a run boots (guest_kernel.h). */
-#include "guest_kernel.h"
-#include "error.h"
-#include "paths.h"
+#include "run/guest_kernel.h"
+#include "common/error.h"
+#include "common/paths.h"
 
 #include <stddef.h>
 #include <stdio.h>

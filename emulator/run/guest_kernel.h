@@ -22,9 +22,9 @@
 #ifndef CXLBED_GUEST_KERNEL_H
 #define CXLBED_GUEST_KERNEL_H
 
-#include "kernel_features.h"
-#include "kernel_spec.h"
-#include "topology.h"
+#include "run/kernel_features.h"
+#include "topology/kernel_spec.h"
+#include "topology/topology.h"
 
 #include <stdbool.h>
 

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-#include "guest_layer.h"
-#include "argv.h"
-#include "error.h"
-#include "paths.h"
-#include "progress.h"
+#include "run/guest_layer.h"
+#include "qemu/argv.h"
+#include "common/error.h"
+#include "common/paths.h"
+#include "common/progress.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -10,7 +10,7 @@
 #ifndef CXLBED_GUEST_LAYER_H
 #define CXLBED_GUEST_LAYER_H
 
-#include "scenario.h"
+#include "run/scenario.h"
 
 #define GUEST_LAYER_DIR "build/guest/layers"
 #define GUEST_LAYER_DEBS "build/cache/debs"

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
-#include "guest_view.h"
-#include "json_get.h"
-#include "verify.h"
-#include "kernel_features.h"
+#include "run/guest_view.h"
+#include "run/guest_enum.h"
+#include "common/json_get.h"
+#include "run/verify.h"
+#include "run/kernel_features.h"
 
 #include "qemu/acpi_numa.h"
 #include "qemu/cdat.h"
@@ -281,7 +282,7 @@ static bool check_region_numa(struct run_result *r, const struct cb_host *h,
 			      const struct acpi_numa_view *v)
 {
 	g_autofree char *name = g_strdup_printf("numa:%s:%s", h->id, reg->id);
-	JsonObject *gr = verify_guest_region(en, reg);
+	JsonObject *gr = guest_enum_region(en, reg);
 	uint64_t base = qemu_region_base(h, reg);
 	int64_t pxm = acpi_numa_view_pxm(v, base, reg->size);
 	const struct acpi_hmat_figures *f = pxm >= 0 ? acpi_numa_view_figures(v, (uint32_t)pxm) : NULL;
@@ -315,7 +316,7 @@ static bool check_region_numa(struct run_result *r, const struct cb_host *h,
 				    lat[0], lat[1], mbs[0], mbs[1]);
 	if (reg->mode == CB_REGION_RAM) {
 		cb_foreach(h->regions, const struct cb_region, o) {
-			JsonObject *go = verify_guest_region(en, o);
+			JsonObject *go = guest_enum_region(en, o);
 
 			if (o != reg && o->mode == CB_REGION_RAM && go &&
 			    json_get_int(go, "node", -2) == node)
@@ -392,7 +393,7 @@ static bool check_tiers(struct run_result *r, const struct cb_host *h, JsonObjec
 	}
 	pass &= dram_tier >= 0;
 	cb_foreach(h->regions, const struct cb_region, reg)
-		if (reg->mode == CB_REGION_RAM && verify_guest_region(en, reg))
+		if (reg->mode == CB_REGION_RAM && guest_enum_region(en, reg))
 			g_ptr_array_add(ram, (gpointer)reg);
 	g_ptr_array_sort(ram, by_latency);
 	for (guint i = 0; i < ram->len; i++) {
@@ -401,7 +402,7 @@ static bool check_tiers(struct run_result *r, const struct cb_host *h, JsonObjec
 		int want, got;
 
 		reg = g_ptr_array_index(ram, i);
-		node = json_get_int(verify_guest_region(en, reg), "node", -1);
+		node = json_get_int(guest_enum_region(en, reg), "node", -1);
 		region_figures(reg, lat, mbs);
 		want = guest_view_tier(lat, mbs, dlat, dmbs);
 		got = tier_of(tiers, node);

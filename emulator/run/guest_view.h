@@ -8,8 +8,8 @@
 #ifndef CXLBED_RUN_GUEST_VIEW_H
 #define CXLBED_RUN_GUEST_VIEW_H
 
-#include "result.h"
-#include "topology.h"
+#include "results/result.h"
+#include "topology/topology.h"
 
 /*
  * "coordinates:HOST:REGION": the region's access0 latencies are the host
@@ -21,7 +21,7 @@
  * not known, saying which one the figure follows) and reports the
  * kernel's terms apart from the figures cxlbed wrote.
  */
-#include "kernel_features.h"
+#include "run/kernel_features.h"
 /* The run kernel's rule (default: Linux 6.12's); the runner sets it. */
 void guest_view_set_link_rule(struct kernel_link_rule rule);
 /* What the run kernel reports as @d's access latency (@dir 0 read, 1

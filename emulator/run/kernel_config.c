@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* What a guest kernel's .config must hold (kernel_config.h). */
-#include "kernel_config.h"
-#include "error.h"
+#include "run/kernel_config.h"
+#include "common/error.h"
 
 #include <string.h>
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* What a guest kernel does (kernel_features.h). */
-#include "kernel_features.h"
+#include "run/kernel_features.h"
 
 #include <glib.h>
 #include <stdio.h>

@@ -10,7 +10,7 @@
 #ifndef CXLBED_KERNEL_FEATURES_H
 #define CXLBED_KERNEL_FEATURES_H
 
-#include "kernel_config.h"
+#include "run/kernel_config.h"
 
 #include <stdbool.h>
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-#include "modeled_clock.h"
+#include "run/modeled_clock.h"
 #include "timing/shm_links.h"
 
 #include <fcntl.h>

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-#include "pool_check.h"
-#include "verify.h"
+#include "run/pool_check.h"
+#include "run/guest_enum.h"
+#include "run/verify.h"
 
 #include <string.h>
 
@@ -31,7 +32,7 @@ static const char *dax_of(const struct cb_topology *t, const struct pool_host *p
 		*why = "needs its device as a 1-way devdax region on each host";
 		return NULL;
 	}
-	gr = verify_guest_region(ph->enumeration, reg);
+	gr = guest_enum_region(ph->enumeration, reg);
 	if (!gr || !json_object_has_member(gr, "dax")) {
 		*why = "the guest has no dax device for the region";
 		return NULL;

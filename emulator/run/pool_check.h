@@ -7,9 +7,9 @@
 #ifndef CXLBED_POOL_CHECK_H
 #define CXLBED_POOL_CHECK_H
 
-#include "agent.h"
-#include "result.h"
-#include "topology.h"
+#include "qemu/agent.h"
+#include "results/result.h"
+#include "topology/topology.h"
 
 /* The agent and enumeration of a host, as the runner has them. */
 struct pool_host {

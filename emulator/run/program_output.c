@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-#include "program_output.h"
+#include "run/program_output.h"
 
 #include <stdbool.h>
 

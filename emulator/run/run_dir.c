@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-#include "run_dir.h"
+#include "run/run_dir.h"
 
 #include <errno.h>
 #include <string.h>

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-#include "run_input.h"
-#include "guest_layer.h"
-#include "pci_numbers.h"
-#include "timing_limits.h"
+#include "run/run_input.h"
+#include "run/guest_layer.h"
+#include "qemu/pci_numbers.h"
+#include "qemu/timing_limits.h"
 
 bool run_input_load(const char *path, struct scenario **scn,
 		    struct cb_topology **topo, GError **error)

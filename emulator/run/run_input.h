@@ -9,8 +9,8 @@
 #ifndef CXLBED_RUN_INPUT_H
 #define CXLBED_RUN_INPUT_H
 
-#include "scenario.h"
-#include "topology.h"
+#include "run/scenario.h"
+#include "topology/topology.h"
 
 /*
  * Load @path (a scenario, or a bare topology with the default workloads)

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-#include "run_registry.h"
-#include "paths.h"
-#include "proc_ident.h"
-#include "run_state.h"
+#include "run/run_registry.h"
+#include "common/paths.h"
+#include "common/proc_ident.h"
+#include "run/run_state.h"
 
 #include <errno.h>
 #include <signal.h>

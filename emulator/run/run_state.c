@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-#include "run_state.h"
+#include "run/run_state.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -10,7 +10,7 @@
 #ifndef CXLBED_RUN_STATE_H
 #define CXLBED_RUN_STATE_H
 
-#include "proc_ident.h"
+#include "common/proc_ident.h"
 
 #include <json-glib/json-glib.h>
 #include <stdbool.h>

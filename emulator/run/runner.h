@@ -7,8 +7,8 @@
 #ifndef CXLBED_RUNNER_H
 #define CXLBED_RUNNER_H
 
-#include "result.h"
-#include "scenario.h"
+#include "results/result.h"
+#include "run/scenario.h"
 
 struct guest_kernel;
 

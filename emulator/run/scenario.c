@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-#include "scenario.h"
-#include "cfgfile.h"
-#include "duration.h"
-#include "error.h"
-#include "fault_schedule.h"
+#include "run/scenario.h"
+#include "common/cfgfile.h"
+#include "common/duration.h"
+#include "common/error.h"
+#include "faults/fault_schedule.h"
 
 #include <limits.h>
 #include <string.h>

@@ -7,8 +7,9 @@
 #ifndef CXLBED_SCENARIO_H
 #define CXLBED_SCENARIO_H
 
-#include "cfgfile.h"
-#include "topology.h"
+#include "common/cfgfile.h"
+#include "topology/topology.h"
+#include "schedule/trigger.h"
 
 struct fault_schedule;
 
@@ -29,16 +30,12 @@ struct scn_workload {
 };
 
 /*
- * [event NAME]: a fabric-manager action (docs/pooling.md), when the
- * workloads start, at a time after that, or when a workload starts.
+ * [event NAME]: a fabric-manager action (docs/pooling.md), when its
+ * trigger says (the schedule's grammar: emulator/schedule/trigger.h).
  */
-enum scn_event_when { SCN_WHEN_START, SCN_WHEN_TIME, SCN_WHEN_PHASE };
-
 struct scn_event {
 	char *id;
-	enum scn_event_when when;
-	double at_s;		/* SCN_WHEN_TIME: s after the workloads start */
-	char *phase;		/* SCN_WHEN_PHASE: a workload's name */
+	struct trigger when;	/* at =, when =, delay = */
 	char *action;		/* "bind" | "unbind" */
 	char *ld;		/* NULL: any free LD (bind), the newest (unbind) */
 	char *pool;		/* NULL: the only lending pool */
@@ -128,7 +125,8 @@ bool scenario_parse_fm(struct scenario *s, const struct cfg_file *f,
 bool scenario_check_events(const struct scenario *s, const struct cb_topology *t,
 			   GError **error);
 void scn_event_free(gpointer p);
-/* The fault schedule against the topology, with or without timing model. */
+/* The events' triggers and the fault schedule against the topology, with
+ * or without the timing model (modeled time and bytes written need it). */
 bool scenario_check_faults(const struct scenario *s, const struct cb_topology *t,
 			   bool timing, GError **error);
 typedef struct scenario scenario;

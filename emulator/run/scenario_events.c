@@ -3,7 +3,8 @@
  * A scenario's fabric-manager part (docs/pooling.md):
  *
  *   [event NAME]            bind or unbind an LD of a lending pool
- *   at = 2.5s | when = start | when = phase:WORKLOAD
+ *   at = ... | when = ...   when: the schedule's trigger grammar
+ *   delay = ...             (emulator/schedule/trigger.h)
  *   action = bind | unbind
  *   ld = p0.ld1             (bind: default the first free LD; unbind:
  *                            default the host's newest LD)
@@ -16,10 +17,10 @@
  *   demand = grant | off    (act on pool-demand events from the guests)
  *   sample = 1s             (utilisation sampling period)
  */
-#include "scenario.h"
-#include "duration.h"
-#include "error.h"
-#include "fault_schedule.h"
+#include "run/scenario.h"
+#include "common/duration.h"
+#include "common/error.h"
+#include "faults/fault_schedule.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -29,7 +30,7 @@ void scn_event_free(gpointer p)
 	struct scn_event *e = p;
 
 	g_free(e->id);
-	g_free(e->phase);
+	trigger_clear(&e->when);
 	g_free(e->action);
 	g_free(e->ld);
 	g_free(e->pool);
@@ -71,8 +72,6 @@ bool scenario_parse_event(struct scenario *s, const struct cfg_file *f,
 			  const struct cfg_section *sec, GHashTable *ids,
 			  GError **error)
 {
-	const char *at = cfg_get_string(f, sec, "at", NULL);
-	const char *when = cfg_get_string(f, sec, "when", NULL);
 	const char *action = cfg_get_string(f, sec, "action", NULL);
 	const char *mode = cfg_get_string(f, sec, "mode", "ram");
 	const char *expect = cfg_get_string(f, sec, "expect", "ok");
@@ -89,10 +88,6 @@ bool scenario_parse_event(struct scenario *s, const struct cfg_file *f,
 	if (!action || !one_of(action, "bind", "unbind"))
 		return FAIL(key_line(sec, "action"), "[event %s] needs action = bind "
 			    "or action = unbind", sec->name);
-	if (!at == !when)
-		return FAIL(sec->line, "[event %s] needs one of at = SECONDS (after "
-			    "the workloads start) or when = start | phase:WORKLOAD",
-			    sec->name);
 	if (!one_of(mode, "ram", "devdax"))
 		return FAIL(key_line(sec, "mode"), "mode = '%s': use ram (online "
 			    "movable as a NUMA node) or devdax", mode);
@@ -109,21 +104,8 @@ bool scenario_parse_event(struct scenario *s, const struct cfg_file *f,
 	e->pool = g_strdup(cfg_get_string(f, sec, "pool", NULL));
 	e->host = g_strdup(cfg_get_string(f, sec, "host", NULL));
 	e->src = (struct cb_src){ s->file, sec->line };	/* outlives f */
-	if (at) {
-		e->when = SCN_WHEN_TIME;
-		if (!parse_seconds(at, &e->at_s))
-			return FAIL(key_line(sec, "at"), "at = '%s': give seconds "
-				    "after the workloads start, 0 to %d, e.g. 2.5s "
-				    "or 500ms (decimal)", at, SCN_MAX_RUN_S);
-	} else if (!strcmp(when, "start")) {
-		e->when = SCN_WHEN_START;
-	} else if (g_str_has_prefix(when, "phase:") && when[6]) {
-		e->when = SCN_WHEN_PHASE;
-		e->phase = g_strdup(when + 6);
-	} else {
-		return FAIL(key_line(sec, "when"), "when = '%s': use start or "
-			    "phase:WORKLOAD (when that workload starts)", when);
-	}
+	if (!trigger_parse(&e->when, f, sec, "event", error))
+		return false;
 	if (!strcmp(action, "bind") && !e->host)
 		return FAIL(sec->line, "[event %s] binds: it needs host = HOST",
 			    sec->name);
@@ -229,10 +211,10 @@ bool scenario_check_events(const struct scenario *s, const struct cb_topology *t
 		if (e->host && !topology_find_host(t, e->host))
 			return FAIL(event_key_line(e, "host"), "host = %s: no such "
 				    "host in %s", e->host, t->file);
-		if (e->phase && !has_workload(s, e->phase))
-			return FAIL(event_key_line(e, "when"), "when = phase:%s: no "
-				    "[workload %s] in this scenario", e->phase,
-				    e->phase);
+		if (e->when.kind == TRIG_PHASE && !has_workload(s, e->when.phase))
+			return FAIL(e->when.when_line, "when = phase:%s: no "
+				    "[workload %s] in this scenario", e->when.phase,
+				    e->when.phase);
 	}
 	return true;
 }
@@ -245,5 +227,15 @@ static bool workload_named(const void *ctx, const char *id)
 bool scenario_check_faults(const struct scenario *s, const struct cb_topology *t,
 			   bool timing, GError **error)
 {
+	for (guint i = 0; i < s->events->len && !timing; i++) {
+		const struct scn_event *e = g_ptr_array_index(s->events, i);
+
+		if (trigger_needs_timing(&e->when))
+			return FAIL(e->when.at_line ? e->when.at_line : e->when.when_line,
+				    "[event %s] %s needs the timing model (timing = off "
+				    "or --no-timing was given)", e->id,
+				    e->when.kind == TRIG_MODELED ? "at = modeled:" :
+				    "when = written:");
+	}
 	return fault_schedule_check(s->faults, t, timing, workload_named, s, error);
 }

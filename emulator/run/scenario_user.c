@@ -4,8 +4,8 @@
  * [scenario] packages and files (the guest's extra layer, guest_layer.c)
  * and [workload] command (any shell command line, its whole run one ROI).
  */
-#include "scenario.h"
-#include "error.h"
+#include "run/scenario.h"
+#include "common/error.h"
 
 #include <string.h>
 #include <sys/stat.h>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /* Stale reads per workload from the timing report (stale_check.h). */
-#include "stale_check.h"
+#include "run/stale_check.h"
 
-#include "json_get.h"
+#include "common/json_get.h"
 
 /* The stale loads the report logged: its host's log restarts with each
  * program, so they are the program's. */

@@ -13,7 +13,7 @@
 #include <json-glib/json-glib.h>
 #include <stdbool.h>
 
-#include "result.h"
+#include "results/result.h"
 
 /*
  * For a workload whose @output has "shared_protocol": output.stale_reads

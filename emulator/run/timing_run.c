@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-#include "timing_run.h"
-#include "argv.h"
-#include "paths.h"
-#include "timing_config.h"
-#include "verify.h"
+#include "run/timing_run.h"
+#include "run/guest_enum.h"
+#include "qemu/argv.h"
+#include "common/paths.h"
+#include "qemu/timing_config.h"
+#include "run/verify.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -15,16 +16,6 @@
 char *timing_shm_name(const char *run_id)
 {
 	return g_strdup_printf("/cxlbed-%s", run_id);
-}
-
-char *timing_report_path(const char *dir, const struct cb_host *h)
-{
-	return g_strdup_printf("%s/timing-%s.json", dir, h->id);
-}
-
-char *timing_config_path(const char *dir, const struct cb_host *h)
-{
-	return g_strdup_printf("%s/timing-%s.cfg", dir, h->id);
 }
 
 char *timing_plugin_arg(const struct cb_host *h, const char *dir,
@@ -86,28 +77,6 @@ void timing_run_cleanup(const char *run_id)
 	g_autofree char *shm = timing_shm_name(run_id);
 
 	shm_unlink(shm);
-}
-
-JsonArray *timing_report_rois(JsonParser *p, const char *report)
-{
-	JsonNode *root;
-	JsonObject *o;
-
-	if (!json_parser_load_from_file(p, report, NULL) ||
-	    !(root = json_parser_get_root(p)) || !JSON_NODE_HOLDS_OBJECT(root))
-		return NULL;
-	o = json_node_get_object(root);
-	if (!json_object_has_member(o, "rois"))
-		return NULL;
-	return json_object_get_array_member(o, "rois");
-}
-
-guint timing_report_roi_count(const char *report)
-{
-	g_autoptr(JsonParser) p = json_parser_new();
-	JsonArray *rois = timing_report_rois(p, report);
-
-	return rois ? json_array_get_length(rois) : 0;
 }
 
 /* Modeled [begin, end) intervals of the ROIs of one kind. */
@@ -301,7 +270,7 @@ bool timing_check_region_bases(struct run_result *r, const struct cb_host *h,
 	bool all = true;
 
 	cb_foreach(h->regions, const struct cb_region, reg) {
-		JsonObject *gr = verify_guest_region(en, reg);
+		JsonObject *gr = guest_enum_region(en, reg);
 		g_autofree char *name = g_strdup_printf("timing:%s:region-base:%s",
 							h->id, reg->id);
 		uint64_t want = timing_region_base(h, reg);

@@ -8,8 +8,10 @@
 #ifndef CXLBED_TIMING_RUN_H
 #define CXLBED_TIMING_RUN_H
 
-#include "result.h"
-#include "topology.h"
+#include "results/result.h"
+#include "qemu/timing_config.h"
+#include "results/timing_report.h"
+#include "topology/topology.h"
 
 #define TIMING_PLUGIN "build/timing/libcxlbed-timing.so"
 
@@ -32,13 +34,6 @@ bool timing_run_create_segment(const char *run_id, GError **error);
 /* The run owns the segment: remove it when the run ends. */
 void timing_run_cleanup(const char *run_id);
 
-char *timing_report_path(const char *dir, const struct cb_host *h);
-/* RUN/timing-HOST.cfg, the host's plugin config (rewritten by the FM). */
-char *timing_config_path(const char *dir, const struct cb_host *h);
-/* The report's "rois" array, parsed by @p (which owns it); NULL if none. */
-JsonArray *timing_report_rois(JsonParser *p, const char *report);
-/* How many ROIs the report holds now (0 if none yet). */
-guint timing_report_roi_count(const char *report);
 
 /*
  * Match the ROIs the report gained since first_roi to the workload's own

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-#include "verify.h"
-#include "guest_view.h"
-#include "json_get.h"
+#include "run/verify.h"
+#include "run/guest_enum.h"
+#include "run/guest_view.h"
+#include "common/json_get.h"
 
 #include <string.h>
 
@@ -12,35 +13,6 @@ static bool serial_listed(JsonArray *memdevs, uint64_t serial)
 				      "serial", -1) == serial)
 			return true;
 	return false;
-}
-
-/* The guest region whose targets are exactly this region's devices, in order. */
-static JsonObject *find_guest_region(JsonArray *regions, const struct cb_region *reg);
-
-JsonObject *verify_guest_region(JsonObject *enumeration, const struct cb_region *reg)
-{
-	return find_guest_region(json_get_array(enumeration, "regions"), reg);
-}
-
-static JsonObject *find_guest_region(JsonArray *regions, const struct cb_region *reg)
-{
-	for (guint i = 0; regions && i < json_array_get_length(regions); i++) {
-		JsonObject *gr = json_array_get_object_element(regions, i);
-		JsonArray *targets = json_get_array(gr, "targets");
-		bool match;
-
-		if (!targets || json_array_get_length(targets) != reg->devices->len)
-			continue;
-		match = true;
-		for (guint j = 0; j < reg->devices->len && match; j++) {
-			const struct cb_device *d = g_ptr_array_index(reg->devices, j);
-
-			match = (uint64_t)json_array_get_int_element(targets, j) == d->serial;
-		}
-		if (match)
-			return gr;
-	}
-	return NULL;
 }
 
 static JsonObject *find_node(JsonArray *nodes, gint64 node)
@@ -75,7 +47,6 @@ bool verify_enumeration(struct run_result *r, const struct cb_host *h,
 			JsonObject *en)
 {
 	JsonArray *memdevs = json_get_array(en, "memdevs");
-	JsonArray *regions = json_get_array(en, "regions");
 	JsonArray *nodes = json_get_array(en, "nodes");
 	JsonArray *ports = json_get_array(en, "ports");
 	guint want = topology_host_memdev_count(h);
@@ -108,7 +79,7 @@ bool verify_enumeration(struct run_result *r, const struct cb_host *h,
 	}
 
 	cb_foreach(h->regions, struct cb_region, reg) {
-		JsonObject *gr = find_guest_region(regions, reg);
+		JsonObject *gr = guest_enum_region(en, reg);
 		gint64 size = json_get_int(gr, "size", -1);
 
 		g_free(name);
@@ -154,7 +125,6 @@ void verify_fill_nodes(struct res_host *rh, const struct cb_host *h,
 		       JsonObject *en)
 {
 	JsonArray *nodes = json_get_array(en, "nodes");
-	JsonArray *regions = json_get_array(en, "regions");
 	JsonArray *memdevs = json_get_array(en, "memdevs");
 
 	rh->memdevs = memdevs ? (int)json_array_get_length(memdevs) : 0;
@@ -178,7 +148,7 @@ void verify_fill_nodes(struct res_host *rh, const struct cb_host *h,
 	 */
 	struct cb_region *reg;
 	cb_foreach(h->regions, struct cb_region, reg) {
-		JsonObject *gr = find_guest_region(regions, reg);
+		JsonObject *gr = guest_enum_region(en, reg);
 		struct res_node *n;
 
 		if (gr && reg->mode == CB_REGION_DEVDAX) {

@@ -7,8 +7,8 @@
 #ifndef CXLBED_VERIFY_H
 #define CXLBED_VERIFY_H
 
-#include "result.h"
-#include "topology.h"
+#include "results/result.h"
+#include "topology/topology.h"
 
 /* Adds checks "enumeration:HOST:*" to r; returns true when all pass. */
 bool verify_enumeration(struct run_result *r, const struct cb_host *h,
@@ -17,11 +17,5 @@ bool verify_enumeration(struct run_result *r, const struct cb_host *h,
 /* Fill rh->nodes (every node with memory) and rh->memdevs. */
 void verify_fill_nodes(struct res_host *rh, const struct cb_host *h,
 		       JsonObject *enumeration);
-
-/* The guest's region (from `enumerate`) that is this topology region. */
-JsonObject *verify_guest_region(JsonObject *enumeration, const struct cb_region *reg);
-/* The read latency the guest kernel should report for device @d's path:
- * our CDAT and HMAT figures plus its own per-link term, ns. */
-
 
 #endif

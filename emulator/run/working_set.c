@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-#include "working_set.h"
-#include "cfgfile.h"
+#include "run/working_set.h"
+#include "common/cfgfile.h"
 
 #include <string.h>
 

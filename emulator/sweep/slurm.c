@@ -4,9 +4,9 @@
  * --point N OUT`), each writing its own folder under OUT, which must be
  * on storage every node sees, as must the cxlbed tree that runs it.
  */
-#include "sweep.h"
-#include "error.h"
-#include "scenario.h"
+#include "sweep/sweep.h"
+#include "common/error.h"
+#include "run/scenario.h"
 
 #include <glib/gstdio.h>
 #include <string.h>

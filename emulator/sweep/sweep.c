@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* The matrix, each point's folder and sweep.json (see sweep.h). */
-#include "sweep.h"
-#include "error.h"
-#include "json_read.h"
+#include "sweep/sweep.h"
+#include "common/error.h"
+#include "common/json_read.h"
 
 #include <errno.h>
 #include <glib/gstdio.h>

@@ -18,6 +18,8 @@
 #ifndef CXLBED_SWEEP_H
 #define CXLBED_SWEEP_H
 
+#include "results/sweep_matrix.h"
+
 #include <glib.h>
 #include <json-glib/json-glib.h>
 #include <stdbool.h>
@@ -31,22 +33,6 @@
  * written (docs/sweeps.md).
  */
 #define SWEEP_MAX_POINTS 4096u
-
-struct sweep_axis {
-	char *name;
-	char *kind, *id, *key;	/* id NULL: a section without a name ([scenario]) */
-	GPtrArray *values;	/* char * */
-	int line;		/* the [vary] section's line */
-	int key_line, values_line;	/* its key and values lines */
-};
-
-struct sweep_point {
-	char *id;		/* "p0", "p1", ...: also the Slurm array index */
-	char **values;		/* one per axis */
-	char *dir;		/* OUT/points/ID: the point's inputs and run.log */
-	char *run_dir;		/* DIR/run: the point's `cxlbed run --out` (a new folder) */
-	char *input;		/* what `cxlbed run` is given: DIR/point.scn or .topo */
-};
 
 struct sweep {
 	char *file;		/* the sweep file (NULL when read from sweep.json) */

@@ -5,11 +5,11 @@
  * point's values make of the base files is checked per point
  * (sweep_point.c).
  */
-#include "sweep.h"
-#include "kernel_spec.h"
-#include "cfgfile.h"
-#include "error.h"
-#include "scenario.h"
+#include "sweep/sweep.h"
+#include "topology/kernel_spec.h"
+#include "common/cfgfile.h"
+#include "common/error.h"
+#include "run/scenario.h"
 
 #include <string.h>
 

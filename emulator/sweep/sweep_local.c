@@ -4,7 +4,7 @@
  * own (a child process with its output in POINT/run.log), or one point
  * as a Slurm array task runs it.
  */
-#include "sweep.h"
+#include "sweep/sweep.h"
 
 #include <errno.h>
 #include <fcntl.h>

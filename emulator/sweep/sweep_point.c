@@ -4,12 +4,12 @@
  * (sweep_rewrite), read back to prove it, and checked exactly as
  * `cxlbed run` checks its input (run_input.h).
  */
-#include "sweep.h"
-#include "cfgfile.h"
-#include "kernel_spec.h"
-#include "error.h"
-#include "guest_kernel.h"
-#include "run_input.h"
+#include "sweep/sweep.h"
+#include "common/cfgfile.h"
+#include "topology/kernel_spec.h"
+#include "common/error.h"
+#include "run/guest_kernel.h"
+#include "run/run_input.h"
 
 #include <stdlib.h>
 #include <string.h>

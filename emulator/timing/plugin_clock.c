@@ -22,6 +22,16 @@
 
 #include "timing_plugin.h"
 
+/* This file's own state: the clock it hands out and the idle vCPUs. */
+static struct {
+	uint64_t clock_last;	/* the largest time handed to the guest */
+	uint64_t io_start, io_end, fix_start, fix_end;	/* from the guest */
+	GMutex idle_lock;	/* halted, tp.idle_next, warped_to, wake_at */
+	int halted;		/* vCPUs of this host that are halted */
+	uint64_t warped_to;	/* the latest deadline a warp jumped to */
+	GCond warp_cond;	/* the warper thread's wake-up */
+} ck;
+
 static double vcpu_now(struct vcpu *v, unsigned int vi)
 {
 	return tm_now(&v->clk, insns_of(vi));
@@ -36,11 +46,11 @@ static double vcpu_now(struct vcpu *v, unsigned int vi)
 static uint64_t monotonic(double now)
 {
 	uint64_t t = (uint64_t)now;
-	uint64_t last = __atomic_load_n(&tp.clock_last, __ATOMIC_RELAXED);
+	uint64_t last = __atomic_load_n(&ck.clock_last, __ATOMIC_RELAXED);
 	uint64_t held, max;
 
 	while (t > last &&
-	       !__atomic_compare_exchange_n(&tp.clock_last, &last, t, true,
+	       !__atomic_compare_exchange_n(&ck.clock_last, &last, t, true,
 					    __ATOMIC_RELAXED, __ATOMIC_RELAXED))
 		;
 	if (t > last)
@@ -156,9 +166,9 @@ void clock_follow(double t)
 {
 	if ((uint64_t)t < __atomic_load_n(&tp.idle_next, __ATOMIC_RELAXED))
 		return;
-	g_mutex_lock(&tp.idle_lock);
+	g_mutex_lock(&ck.idle_lock);
 	wake_sleepers(t);
-	g_mutex_unlock(&tp.idle_lock);
+	g_mutex_unlock(&ck.idle_lock);
 }
 
 void clock_due(struct vcpu *v, unsigned int vi, double now)
@@ -168,9 +178,9 @@ void clock_due(struct vcpu *v, unsigned int vi, double now)
 		wait_taken(vi);
 	}
 	if ((uint64_t)now >= __atomic_load_n(&tp.idle_next, __ATOMIC_RELAXED)) {
-		g_mutex_lock(&tp.idle_lock);
+		g_mutex_lock(&ck.idle_lock);
 		wake_sleepers(now);
-		g_mutex_unlock(&tp.idle_lock);
+		g_mutex_unlock(&ck.idle_lock);
 	}
 }
 
@@ -186,7 +196,7 @@ static bool try_warp(bool force)
 	struct vcpu *w;
 	double others;
 
-	if (tp.halted < tp.nvcpus)
+	if (ck.halted < tp.nvcpus)
 		return true;
 	for (int k = 0; k < tp.nvcpus; k++)
 		if (tp.cpu[k] && tp.cpu[k]->halted && waking(tp.cpu[k]))
@@ -200,8 +210,8 @@ static bool try_warp(bool force)
 	w->wake_at = w->deadline;
 	tp.cs.warps++;
 	tp.cs.warped_ns += w->deadline - vcpu_now(w, i);
-	if (w->deadline > tp.warped_to)
-		tp.warped_to = w->deadline;
+	if (w->deadline > ck.warped_to)
+		ck.warped_to = w->deadline;
 	ring(w, i);
 	idle_next_update();
 	return true;
@@ -264,19 +274,19 @@ static gpointer warper(gpointer unused)
 {
 	struct timespec pause = { 0, 100000 };
 
-	g_mutex_lock(&tp.idle_lock);
+	g_mutex_lock(&ck.idle_lock);
 	for (;;) {
 		uint64_t give_up;
 
-		g_cond_wait_until(&tp.warp_cond, &tp.idle_lock,
+		g_cond_wait_until(&ck.warp_cond, &ck.idle_lock,
 				  g_get_monotonic_time() + 100 * G_TIME_SPAN_MILLISECOND);
 		rering_lost();
 		idle_next_update();	/* expires stale kicks: sleepers again */
 		give_up = host_ms() + tp.sync_timeout_ms;
 		while (!try_warp(false)) {
-			g_mutex_unlock(&tp.idle_lock);
+			g_mutex_unlock(&ck.idle_lock);
 			nanosleep(&pause, NULL);
-			g_mutex_lock(&tp.idle_lock);
+			g_mutex_lock(&ck.idle_lock);
 			if (host_ms() > give_up) {
 				__atomic_fetch_add(&tp.sync_timeouts, 1, __ATOMIC_RELAXED);
 				try_warp(true);
@@ -292,9 +302,9 @@ void clock_idle(struct vcpu *v, unsigned int vi)
 {
 	double now = vcpu_now(v, vi);
 
-	g_mutex_lock(&tp.idle_lock);
+	g_mutex_lock(&ck.idle_lock);
 	if (v->halted) {		/* idle again without having resumed */
-		g_mutex_unlock(&tp.idle_lock);
+		g_mutex_unlock(&ck.idle_lock);
 		return;
 	}
 	if (v->deadline <= (uint64_t)now) {	/* due since the last check */
@@ -304,12 +314,12 @@ void clock_idle(struct vcpu *v, unsigned int vi)
 	v->halted = true;
 	v->halt_at = now;
 	v->kicked_at = -1;	/* a kick from before this halt is spent */
-	tp.halted++;
+	ck.halted++;
 	tm_sync_halt(&tp.sync, v->slot, v->deadline);
 	idle_next_update();
 	if (!try_warp(false))
-		g_cond_signal(&tp.warp_cond);
-	g_mutex_unlock(&tp.idle_lock);
+		g_cond_signal(&ck.warp_cond);
+	g_mutex_unlock(&ck.idle_lock);
 }
 
 /* The modeled time @v resumes at (QEMU's big lock held). */
@@ -317,9 +327,9 @@ double clock_resume(struct vcpu *v, unsigned int vi, double now)
 {
 	double at, shown;
 
-	g_mutex_lock(&tp.idle_lock);
+	g_mutex_lock(&ck.idle_lock);
 	if (v->halted)	/* else it halted before the plugin armed */
-		tp.halted--;
+		ck.halted--;
 	v->halted = false;
 	if (v->wake_at >= 0 || v->kicked_at >= 0) {
 		/* its clock event or an IPI: the earlier of the two */
@@ -338,7 +348,7 @@ double clock_resume(struct vcpu *v, unsigned int vi, double now)
 	 * milliseconds later, and this one's readings would stand still
 	 * (monotonic()) until its own clock caught up.
 	 */
-	shown = (double)__atomic_load_n(&tp.clock_last, __ATOMIC_RELAXED);
+	shown = (double)__atomic_load_n(&ck.clock_last, __ATOMIC_RELAXED);
 	if (at < shown)
 		at = shown;
 	/*
@@ -351,8 +361,8 @@ double clock_resume(struct vcpu *v, unsigned int vi, double now)
 	 * reading of pool-unequal.scn held 40.000005 ms once; docs/
 	 * timing-model.md, "Guest time").
 	 */
-	if (at < (double)tp.warped_to) {
-		at = (double)tp.warped_to;
+	if (at < (double)ck.warped_to) {
+		at = (double)ck.warped_to;
 		if (at > now) {
 			tp.cs.warp_joins++;
 			if (at - now > tp.cs.warp_join_max_ns)
@@ -360,7 +370,7 @@ double clock_resume(struct vcpu *v, unsigned int vi, double now)
 		}
 	}
 	idle_next_update();
-	g_mutex_unlock(&tp.idle_lock);
+	g_mutex_unlock(&ck.idle_lock);
 	return at > now ? at : now;
 }
 
@@ -371,10 +381,10 @@ static void hello(unsigned int vi)
 
 	if (pg->hello_cpu != vi && !pg->mismatch)
 		pg->mismatch = vi + 1;
-	tp.io_start = pg->io_start;
-	tp.io_end = pg->io_end;
-	tp.fix_start = pg->fix_start;
-	tp.fix_end = pg->fix_end;
+	ck.io_start = pg->io_start;
+	ck.io_end = pg->io_end;
+	ck.fix_start = pg->fix_start;
+	ck.fix_end = pg->fix_end;
 	tp.apic_icr = pg->apic_icr;
 }
 
@@ -404,7 +414,7 @@ void clock_apic_store(unsigned int vi, uint64_t vaddr, uint64_t value)
 	 * we got here (a busy host): it halted past this, and is left alone.
 	 */
 	sent = tm_sync_published(&tp.sync, v->slot);
-	g_mutex_lock(&tp.idle_lock);
+	g_mutex_lock(&ck.idle_lock);
 	for (int i = 0; i < tp.nvcpus; i++) {
 		/* APIC id = vCPU index (QEMU's default x86 topology) */
 		bool to = shorthand == 0 ? (int)(v->icr_hi >> 24) == i :
@@ -419,13 +429,13 @@ void clock_apic_store(unsigned int vi, uint64_t vaddr, uint64_t value)
 		o->kick_ms = host_ms();
 	}
 	idle_next_update();	/* a woken vCPU's deadline is not due here */
-	g_mutex_unlock(&tp.idle_lock);
+	g_mutex_unlock(&ck.idle_lock);
 }
 
 bool clock_skip_store(uint64_t vaddr)
 {
-	return (vaddr >= tp.io_start && vaddr < tp.io_end) ||
-	       (vaddr >= tp.fix_start && vaddr < tp.fix_end);
+	return (vaddr >= ck.io_start && vaddr < ck.io_end) ||
+	       (vaddr >= ck.fix_start && vaddr < ck.fix_end);
 }
 
 void clock_marker(unsigned int vi, int what)
@@ -464,12 +474,12 @@ void clock_marker(unsigned int vi, int what)
 		}
 		late = now - (double)v->rung;
 		v->rung = UINT64_MAX;
-		g_mutex_lock(&tp.idle_lock);
+		g_mutex_lock(&ck.idle_lock);
 		tp.cs.handled++;
 		tp.cs.late_sum_ns += late;
 		if (late > tp.cs.late_max_ns)
 			tp.cs.late_max_ns = late;
-		g_mutex_unlock(&tp.idle_lock);
+		g_mutex_unlock(&ck.idle_lock);
 		break;
 	}
 }
@@ -481,8 +491,8 @@ bool clock_install(int sock, int nvcpus, char **err)
 	tp.guest_time = true;
 	tp.nvcpus = nvcpus;
 	tp.idle_next = UINT64_MAX;
-	g_mutex_init(&tp.idle_lock);
-	g_cond_init(&tp.warp_cond);
+	g_mutex_init(&ck.idle_lock);
+	g_cond_init(&ck.warp_cond);
 	g_thread_unref(g_thread_new("cxlbed-warp", warper, NULL));
 	return true;
 }

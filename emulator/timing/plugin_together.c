@@ -29,6 +29,13 @@
 /* Longest host-time wait for the others (counted: none in sound runs). */
 #define TOGETHER_TIMEOUT_MS 120000
 
+static struct together_counts counts;
+
+const struct together_counts *together_counts(void)
+{
+	return &counts;
+}
+
 static void together_lock(void)
 {
 	while (__atomic_exchange_n(&tp.shm->together.lock, 1, __ATOMIC_ACQUIRE))
@@ -109,7 +116,7 @@ static void wait_release(uint32_t gen, int first, int slot)
 				clock_follow(others);
 		}
 		if (host_ms() > give_up && withdraw(gen, slot)) {
-			__atomic_fetch_add(&tp.together_timeouts, 1, __ATOMIC_RELAXED);
+			__atomic_fetch_add(&counts.timeouts, 1, __ATOMIC_RELAXED);
 			break;
 		}
 		nanosleep(&pause, NULL);
@@ -134,7 +141,7 @@ void together_marker(unsigned int vi, int n)
 		 */
 		if (!arrive(n, 0, -1, &gen))
 			wait_release(gen, -1, -1);
-		__atomic_fetch_add(&tp.together_unarmed, 1, __ATOMIC_RELAXED);
+		__atomic_fetch_add(&counts.unarmed, 1, __ATOMIC_RELAXED);
 		return;
 	}
 	now = tm_now(&v->clk, insns_of(vi));
@@ -145,10 +152,10 @@ void together_marker(unsigned int vi, int n)
 	     (double)__atomic_load_n(&tp.shm->together.release_ns, __ATOMIC_RELAXED) : now;
 	if (at > now) {
 		tm_stall_until(&v->clk, insns_of(vi), at);
-		__atomic_fetch_add(&tp.together_held_ns, (uint64_t)(at - now), __ATOMIC_RELAXED);
+		__atomic_fetch_add(&counts.held_ns, (uint64_t)(at - now), __ATOMIC_RELAXED);
 	} else {
 		at = now;
 	}
 	tm_sync_publish(&tp.sync, v->slot, at);
-	__atomic_fetch_add(&tp.together_waits, 1, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&counts.waits, 1, __ATOMIC_RELAXED);
 }

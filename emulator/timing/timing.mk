@@ -11,7 +11,7 @@ TIMING_MODEL_SRCS := $(filter-out $(TIMING_QEMU_SRCS),\
 TIMING_MODEL_OBJS := $(TIMING_MODEL_SRCS:%.c=$(B)/timing/obj/%.o)
 TIMING_QEMU_OBJS := $(TIMING_QEMU_SRCS:%.c=$(B)/timing/obj/%.o)
 TIMING_PLUGIN := $(B)/timing/libcxlbed-timing.so
-TIMING_CFLAGS := -fPIC -fvisibility=hidden $(shell pkg-config --cflags glib-2.0)
+TIMING_CFLAGS := -fPIC -fvisibility=hidden -Iinclude $(shell pkg-config --cflags glib-2.0)
 TIMING_LIBS := $(shell pkg-config --libs glib-2.0) -lpthread -lm -lrt
 TIMING_TEST_SRCS := $(wildcard $(TIMING_DIR)/tests/*.c)
 TIMING_TESTS := $(TIMING_TEST_SRCS:$(TIMING_DIR)/tests/%.c=$(B)/tests/timing-%)
@@ -29,9 +29,9 @@ $(B)/tests/timing-%: $(TIMING_DIR)/tests/%.c $(TIMING_MODEL_OBJS) tests/unit/tap
 		-o $@ $< $(TIMING_MODEL_OBJS) $(TIMING_LIBS)
 
 # The guest side of the benchmark: a static memory-bound loop.
-$(B)/timing/membench: $(TIMING_DIR)/bench/membench.c $(TIMING_DIR)/cxlbed-roi.h
+$(B)/timing/membench: $(TIMING_DIR)/bench/membench.c include/cxlbed-roi.h
 	@mkdir -p $(@D)
-	$(CC) -O2 -static -I$(TIMING_DIR) -o $@ $<
+	$(CC) -O2 -static -Iinclude -o $@ $<
 
 # The model alone on the host: cost per access and per line, no QEMU.
 $(B)/timing/modelbench: $(TIMING_DIR)/bench/modelbench.c $(TIMING_MODEL_OBJS)

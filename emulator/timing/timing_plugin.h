@@ -125,11 +125,6 @@ struct tp_state {
 	uint64_t stale_rejoins;	/* clock jumps after a long silence */
 	uint64_t blocked_skips;	/* skew waits ended: the laggard slept in QEMU */
 	uint64_t reloads;	/* configs read again at run time */
-	/* plugin_together.c: the start barrier of `together` workloads */
-	uint64_t together_waits;	/* arrivals at it */
-	uint64_t together_timeouts;	/* ... that gave up waiting */
-	uint64_t together_unarmed;	/* ... before this host was armed */
-	uint64_t together_held_ns;	/* modeled time the waiters were moved on */
 	int hosts;		/* hosts of the run that must arm before any runs */
 	bool kernel;		/* model guest kernel code too */
 	unsigned int stale_ms;	/* see struct tm_sync */
@@ -137,14 +132,10 @@ struct tp_state {
 	bool guest_time;
 	struct clock_dev clock;
 	int nvcpus;
-	uint64_t clock_last;	/* the largest time handed to the guest */
-	uint64_t io_start, io_end, fix_start, fix_end;	/* from the guest */
 	uint64_t apic_icr;	/* from the guest: xAPIC ICR, 0: unknown */
-	GMutex idle_lock;	/* halted, idle_next, warped_to, wake_at */
-	int halted;		/* vCPUs of this host that are halted */
-	uint64_t idle_next;	/* earliest deadline of a halted vCPU; ~0: none */
-	uint64_t warped_to;	/* the latest deadline a warp jumped to */
-	GCond warp_cond;	/* the warper thread's wake-up */
+	/* earliest deadline of a halted vCPU, ~0: none (clock_check reads it
+	 * inline on every access; plugin_clock.c keeps the rest of its state) */
+	uint64_t idle_next;
 	struct clock_stats cs;
 };
 
@@ -195,6 +186,14 @@ void clock_follow(double t);
 
 /* plugin_together.c: the start barrier of `together` workloads */
 void together_marker(unsigned int vi, int n);
+/* What the start barrier did, for the report (plugin_together.c's own). */
+struct together_counts {
+	uint64_t waits;		/* arrivals at it */
+	uint64_t timeouts;	/* ... that gave up waiting */
+	uint64_t unarmed;	/* ... before this host was armed */
+	uint64_t held_ns;	/* modeled time the waiters were moved on */
+};
+const struct together_counts *together_counts(void);
 
 /* plugin_copy.c: copy engines' markers (cxlbed-copy.h) */
 extern bool copy_paused[TM_MAX_VCPUS];	/* the program moves bytes: unmodeled */

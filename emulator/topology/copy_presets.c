@@ -6,7 +6,7 @@
  * topology that knows its parts sets its own with the -gbps and
  * -latency-ns keys.
  */
-#include "topology.h"
+#include "topology/topology.h"
 
 #include <string.h>
 

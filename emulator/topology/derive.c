@@ -5,7 +5,7 @@
  * slices of unshared pools, each device's path (path.c). Derivation never
  * fails; validate.c then checks the derived values with the rest.
  */
-#include "topology_priv.h"
+#include "topology/topology_priv.h"
 
 /*
  * Serials not given: the lowest free ones from TOPO_SERIAL_BASE, in file

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* `kernel =` and --kernel: which guest kernel (kernel_spec.h). */
-#include "kernel_spec.h"
-#include "cfgfile.h"
-#include "error.h"
+#include "topology/kernel_spec.h"
+#include "common/cfgfile.h"
+#include "common/error.h"
 
 #include <string.h>
 

@@ -6,7 +6,7 @@
  * (emulator/fm/) decides which LD goes where; validate.c checks that a
  * lending topology leaves it somewhere to put them.
  */
-#include "topology_priv.h"
+#include "topology/topology_priv.h"
 
 bool topology_port_takes_ld(const struct cb_port *p)
 {

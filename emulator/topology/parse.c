@@ -5,8 +5,8 @@
  * resolves names (host, bridge, port, window, devices, pool) kind by kind,
  * so the order of sections in the file does not matter.
  */
-#include "topology_priv.h"
-#include "error.h"
+#include "topology/topology_priv.h"
+#include "common/error.h"
 
 #include <math.h>
 #include <string.h>

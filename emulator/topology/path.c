@@ -3,7 +3,7 @@
  * Deriving each device's path (path.h) and reading regions off them. This
  * file holds the only walk up a device's ports in the project.
  */
-#include "topology_priv.h"
+#include "topology/topology_priv.h"
 
 #include <string.h>
 

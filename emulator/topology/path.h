@@ -17,7 +17,7 @@
 #ifndef CXLBED_TOPOLOGY_PATH_H
 #define CXLBED_TOPOLOGY_PATH_H
 
-#include "topology.h"
+#include "topology/topology.h"
 
 enum cb_dir { CB_READ = 0, CB_WRITE = 1 };
 

@@ -5,7 +5,7 @@
  * (bridge, links, switches) adds to the latency; figures assume a
  * direct-attached device (~15 ns of hops) unless said.
  */
-#include "topology.h"
+#include "topology/topology.h"
 
 #include <string.h>
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The fabric graph: loading, lookup, walking and freeing. */
-#include "topology_priv.h"
-#include "error.h"
+#include "topology/topology_priv.h"
+#include "common/error.h"
 
 #include <string.h>
 

@@ -21,7 +21,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "kernel_spec.h"
+#include "topology/kernel_spec.h"
 
 #define CB_MIB (1024ull * 1024)
 #define CB_GIB (1024ull * CB_MIB)
@@ -310,6 +310,6 @@ uint64_t topology_host_cxl_ram_bytes(const struct cb_host *h); /* RAM regions */
 	     ((var) = (type *)g_ptr_array_index((arr), var##_i_), 1); \
 	     var##_i_++)
 
-#include "path.h"
+#include "topology/path.h"
 
 #endif

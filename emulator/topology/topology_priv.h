@@ -3,8 +3,8 @@
 #ifndef CXLBED_TOPOLOGY_PRIV_H
 #define CXLBED_TOPOLOGY_PRIV_H
 
-#include "topology.h"
-#include "cfgfile.h"
+#include "topology/topology.h"
+#include "common/cfgfile.h"
 
 /* Defaults (documented in docs/topology.md). */
 #define TOPO_DEF_CPUS 1

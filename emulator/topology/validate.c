@@ -5,8 +5,8 @@
  * between hosts, serial numbers. Only checks: the values they check
  * (region sizes, pool offsets, serials) are derived first (derive.c).
  */
-#include "topology_priv.h"
-#include "error.h"
+#include "topology/topology_priv.h"
+#include "common/error.h"
 
 #include <string.h>
 

@@ -27,7 +27,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cp "$here/cxlbed_clock.c" "$here/Kbuild" "$work/"
 
-set -- CONFIG_DEBUG_INFO_BTF_MODULES= CXLBED_TIMING_INC="$top/emulator/timing"
+set -- CONFIG_DEBUG_INFO_BTF_MODULES= CXLBED_CONTRACT_INC="$top/include"
 # The compiler the kernel was built with (CONFIG_CC_VERSION_TEXT's first word).
 kcc=$(sed -n 's/^CONFIG_CC_VERSION_TEXT="\([^ ]*\).*/\1/p' "$kdir/.config")
 if grep -qx 'CONFIG_CC_IS_GCC=y' "$kdir/.config" && ! command -v "$kcc" >/dev/null 2>&1; then

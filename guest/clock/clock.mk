@@ -12,7 +12,7 @@ $(KH_STAMP): $(KHEADERS_DEBS) guest/kernel/kheaders.sh
 	touch $@
 
 $(CLOCK_KO): guest/clock/cxlbed_clock.c guest/clock/Kbuild guest/clock/build.sh \
-		emulator/timing/cxlbed-clock.h emulator/timing/cxlbed-roi.h $(KH_STAMP)
+		include/cxlbed-clock.h include/cxlbed-roi.h $(KH_STAMP)
 	+k=$$(ls -d $(KH)/usr/src/linux-headers-*-amd64) && \
 		sh guest/clock/build.sh $$k $${k##*/linux-headers-} $@
 

@@ -7,7 +7,7 @@
  * makes it the kernel's clock:
  *  - a clocksource whose read asks the plugin for this CPU's modeled time
  *    through the shared page of an ivshmem-doorbell device (see
- *    emulator/timing/cxlbed-clock.h): write nothing, execute the READ
+ *    include/cxlbed-clock.h): write nothing, execute the READ
  *    marker, load the answer;
  *  - a per-CPU clock event device: set_next_event writes the delay into
  *    the page and executes the SET marker; the plugin raises MSI-X vector

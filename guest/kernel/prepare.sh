@@ -104,7 +104,7 @@ config_image() {
 inputs() {
 	cat "$kdir/kernel.env" "$kdir/config"
 	for f in "$here"/*.sh "$top"/guest/image/* "$top"/guest/clock/* \
-		 "$top"/emulator/timing/cxlbed-clock.h "$top"/emulator/timing/cxlbed-roi.h "$bindir"/*; do
+		 "$top"/include/cxlbed-clock.h "$top"/include/cxlbed-roi.h "$bindir"/*; do
 		[ -f "$f" ] && sha256sum "$f"
 	done
 	case $(env_get source) in

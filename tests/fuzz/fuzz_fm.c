@@ -9,9 +9,9 @@
  */
 #define SCENARIO_TEST_OWN_BAD	/* its scratch folder only */
 #include "../unit/scenario_test.h"
-#include "fm_priv.h"
-#include "json_read.h"
-#include "jsonline.h"
+#include "fm/fm_priv.h"
+#include "common/json_read.h"
+#include "qemu/jsonline.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -22,13 +22,15 @@
 static struct fm *fm;
 static struct cb_topology *topo;
 static struct scenario *scn;
+static struct run_clock run_clock;
 
 /* At exit, before the scratch folder goes: the fabric manager stopped. */
 static void stop_fm(void)
 {
 	g_autoptr(run_result) res = result_new();
 
-	fm_stop(fm, res);
+	fm_stop(fm);
+	json_object_unref(fm_finish(fm, res));
 	fm_free(fm);
 	scenario_free(scn);
 	topology_free(topo);
@@ -41,7 +43,9 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	scratch_dir("cxlbed-fuzz-fm.XXXXXX");
 	topo = topology_load(TOPO, NULL);
 	scn = scenario_default_for(TOPO);
-	fm = topo && scn ? fm_new(topo, scn, dir) : NULL;
+	run_clock_start(&run_clock);
+	fm = topo && scn ? fm_new(topo, dir, &(struct fm_config){
+			.sample_s = scn->fm_sample_s, .clock = &run_clock }) : NULL;
 	if (!fm || !fm_start(fm, NULL))
 		abort();
 	atexit(stop_fm);	/* runs before scratch_dir's removal */

@@ -9,7 +9,7 @@
 #ifndef CXLBED_FUZZ_ORACLE_H
 #define CXLBED_FUZZ_ORACLE_H
 
-#include "error.h"
+#include "common/error.h"
 
 #include <glib.h>
 #include <stdint.h>

@@ -8,12 +8,12 @@
  * comparison written as JSON that reads back, its report and table drawn,
  * and written back as summary.json/table.json that reads again.
  */
-#include "compare.h"
-#include "error.h"
-#include "html.h"
-#include "json_read.h"
-#include "json_write.h"
-#include "result_read.h"
+#include "results/compare.h"
+#include "common/error.h"
+#include "results/html.h"
+#include "common/json_read.h"
+#include "common/json_write.h"
+#include "results/result_read.h"
 
 #include <glib.h>
 #include <stdint.h>

@@ -6,7 +6,7 @@
  * input must come back as a printable input error naming FILE:LINE
  * (fuzz_oracle.h).
  */
-#include "scenario.h"
+#include "run/scenario.h"
 #include "fuzz_oracle.h"
 
 #define FUZZ_FILE SRCDIR "/workloads/scenarios/fuzz.scn"

@@ -10,8 +10,8 @@
  * finding here), written to a scratch folder, and checked as `cxlbed run`
  * checks its input.
  */
-#include "error.h"
-#include "sweep.h"
+#include "common/error.h"
+#include "sweep/sweep.h"
 #include "fuzz_oracle.h"
 
 #include <glib/gstdio.h>

@@ -8,13 +8,13 @@
  * (fuzz_oracle.h); anything else (a crash, a sanitizer report, another
  * error) is a finding.
  */
-#include "argv.h"
-#include "cdat.h"
-#include "error.h"
-#include "pci_numbers.h"
-#include "timing_config.h"
-#include "timing_limits.h"
-#include "topology.h"
+#include "qemu/argv.h"
+#include "qemu/cdat.h"
+#include "common/error.h"
+#include "qemu/pci_numbers.h"
+#include "qemu/timing_config.h"
+#include "qemu/timing_limits.h"
+#include "topology/topology.h"
 #include "fuzz_oracle.h"
 
 #define FUZZ_FILE "fuzz.topo"

@@ -8,7 +8,7 @@
 #define CXLBED_TEST_BAD_FILES_H
 
 #include "tap.h"
-#include "error.h"
+#include "common/error.h"
 
 #include <glib.h>
 #include <stdbool.h>

@@ -6,9 +6,9 @@
 #ifndef CXLBED_REPORT_TEST_H
 #define CXLBED_REPORT_TEST_H
 
-#include "json_read.h"
-#include "json_write.h"
-#include "result_read.h"
+#include "common/json_read.h"
+#include "common/json_write.h"
+#include "results/result_read.h"
 
 /*
  * @section's markdown for @json (its schema taken as cxlbed.result/1);

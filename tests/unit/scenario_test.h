@@ -9,8 +9,8 @@
 #define CXLBED_SCENARIO_TEST_H
 
 #include "tap.h"
-#include "error.h"
-#include "scenario.h"
+#include "common/error.h"
+#include "run/scenario.h"
 
 #include <glib/gstdio.h>
 #include <stdlib.h>

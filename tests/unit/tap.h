@@ -44,20 +44,6 @@ static inline int ok(int cond, const char *fmt, ...)
 	return cond;
 }
 
-/* A known gap: reported, never a failure (`# TODO why`). */
-static inline int todo_ok(int cond, const char *why, const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("%sok %d - ", cond ? "" : "not ", ++tap_n);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf(" # TODO %s\n", why);
-	fflush(stdout);
-	return cond;
-}
-
 static inline void diag(const char *fmt, ...)
 {
 	va_list ap;

@@ -5,13 +5,13 @@
  * units), and the tier Linux 6.12 derives from such figures.
  */
 #include "tap.h"
-#include "acpi_numa.h"
-#include "cdat.h"
-#include "memmap.h"
-#include "numa_layout.h"
-#include "table_skew.h"
+#include "qemu/acpi_numa.h"
+#include "qemu/cdat.h"
+#include "qemu/memmap.h"
+#include "qemu/numa_layout.h"
+#include "qemu/table_skew.h"
 #include "run/guest_view.h"
-#include "topology.h"
+#include "topology/topology.h"
 
 #include <glib.h>
 

@@ -5,8 +5,8 @@
  * entry x base unit, ps -> ns) read them.
  */
 #include "tap.h"
-#include "cdat.h"
-#include "topology.h"
+#include "qemu/cdat.h"
+#include "topology/topology.h"
 
 #include <glib.h>
 #include <glib/gstdio.h>

@@ -6,8 +6,8 @@
  * control characters), and names.
  */
 #include "tap.h"
-#include "cfgfile.h"
-#include "error.h"
+#include "common/cfgfile.h"
+#include "common/error.h"
 
 #include <fcntl.h>
 #include <glib/gstdio.h>

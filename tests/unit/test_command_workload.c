@@ -7,9 +7,9 @@
  * CXL/local ratios.
  */
 #include "tap.h"
-#include "command_workload.h"
-#include "program_output.h"
-#include "timing_run.h"
+#include "run/command_workload.h"
+#include "run/program_output.h"
+#include "run/timing_run.h"
 
 #include <glib/gstdio.h>
 #include <math.h>

@@ -7,9 +7,9 @@
 #include <stdlib.h>
 
 #include "tap.h"
-#include "compare.h"
-#include "error.h"
-#include "result_read.h"
+#include "results/compare.h"
+#include "common/error.h"
+#include "results/result_read.h"
 
 static struct table *ref_table(void)
 {

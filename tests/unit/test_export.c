@@ -6,8 +6,8 @@
  * command line. (tests/integration/libvirt.t boots it on a real libvirtd.)
  */
 #include "tap.h"
-#include "argv.h"
-#include "libvirt.h"
+#include "qemu/argv.h"
+#include "export/libvirt.h"
 
 /* The qemu:arg values, in order, and whether the document parsed. */
 static void on_start(GMarkupParseContext *c, const char *name, const char **an,

@@ -5,7 +5,7 @@
  * hosts (a shared pool node), `-` where a figure is missing.
  */
 #include "tap.h"
-#include "fault_report.h"
+#include "results/fault_report.h"
 #include "report_test.h"
 
 /* One kill seen by two hosts; h1's figures partly missing. */

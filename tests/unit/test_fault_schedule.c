@@ -7,7 +7,7 @@
  */
 #define SCENARIO_TEST_OWN_BAD
 #include "scenario_test.h"
-#include "fault_schedule.h"
+#include "faults/fault_schedule.h"
 
 static const char *const head =
 	"[scenario]\ntopology = %s\n"		/* lines 1-2 */
@@ -113,24 +113,24 @@ int main(void)
 	ok(s->faults->seed == 42 && s->faults->seed_given &&
 	   s->faults->detect_bound_s > 0.0499 && s->faults->detect_bound_s < 0.0501,
 	   "[faults]: seed 42, detect-bound 50 ms");
-	ok(spec(s, 0)->kind == FK_KILL_POOL && spec(s, 0)->when == FW_MODELED &&
-	   spec(s, 0)->at_lo > 0.1499 && spec(s, 0)->at_lo < 0.1501,
+	ok(spec(s, 0)->kind == FK_KILL_POOL && spec(s, 0)->when.kind == TRIG_MODELED &&
+	   spec(s, 0)->when.at_lo > 0.1499 && spec(s, 0)->when.at_lo < 0.1501,
 	   "kill-pool-node at modeled 150 ms");
-	ok(spec(s, 1)->kind == FK_POISON && spec(s, 1)->when == FW_PHASE &&
-	   !strcmp(spec(s, 1)->phase, "kv") && spec(s, 1)->offset == 4u << 20 &&
+	ok(spec(s, 1)->kind == FK_POISON && spec(s, 1)->when.kind == TRIG_PHASE &&
+	   !strcmp(spec(s, 1)->when.phase, "kv") && spec(s, 1)->offset == 4u << 20 &&
 	   !spec(s, 1)->offset_random && spec(s, 1)->length == 8192,
 	   "poison at phase kv, offset 4M, 8K");
-	ok(spec(s, 2)->kind == FK_LINK_DEGRADE && spec(s, 2)->at_lo == 1 &&
-	   spec(s, 2)->at_hi == 4 && spec(s, 2)->bandwidth == 0.25 &&
+	ok(spec(s, 2)->kind == FK_LINK_DEGRADE && spec(s, 2)->when.at_lo == 1 &&
+	   spec(s, 2)->when.at_hi == 4 && spec(s, 2)->bandwidth == 0.25 &&
 	   spec(s, 2)->latency_ns > 499.9 && spec(s, 2)->latency_ns < 500.1 &&
 	   spec(s, 2)->duration_s == 2 && spec(s, 2)->signal,
 	   "link-degrade: random 1-4 s, x0.25, +500 ns, 2 s, with a correctable error");
-	ok(spec(s, 3)->kind == FK_RANDOM && spec(s, 3)->when == FW_WRITTEN &&
-	   spec(s, 3)->written == 64u << 20 &&
+	ok(spec(s, 3)->kind == FK_RANDOM && spec(s, 3)->when.kind == TRIG_WRITTEN &&
+	   spec(s, 3)->when.written == 64u << 20 &&
 	   spec(s, 3)->kinds == (1u << FK_POISON | 1u << FK_REVOKE) &&
-	   spec(s, 3)->delay_modeled && spec(s, 3)->delay_s > 0.00199 &&
-	   spec(s, 3)->delay_s < 0.00201 && spec(s, 3)->delay_hi > 0.00899 &&
-	   spec(s, 3)->delay_hi < 0.00901,
+	   spec(s, 3)->when.delay_modeled && spec(s, 3)->when.delay_lo > 0.00199 &&
+	   spec(s, 3)->when.delay_lo < 0.00201 && spec(s, 3)->when.delay_hi > 0.00899 &&
+	   spec(s, 3)->when.delay_hi < 0.00901,
 	   "random kind from {poison, revoke-capacity}, after 64M written and a "
 	   "modeled delay drawn in 2-9 ms");
 	ok(spec(s, 4)->kind == FK_LINK_FLAP && spec(s, 4)->count == 4 &&
@@ -143,19 +143,19 @@ int main(void)
 
 	/* the seed decides every draw, and each fault has a stream of its own */
 	{
-		uint64_t a = fault_rng_for(7, "x"), b = fault_rng_for(7, "x");
-		uint64_t c = fault_rng_for(8, "x"), d = fault_rng_for(7, "y");
+		uint64_t a = sched_rng_for(7, "x"), b = sched_rng_for(7, "x");
+		uint64_t c = sched_rng_for(8, "x"), d = sched_rng_for(7, "y");
 		bool same = true;
 
 		for (int i = 0; i < 100; i++)
-			same &= fault_rng_next(&a) == fault_rng_next(&b);
+			same &= sched_rng_next(&a) == sched_rng_next(&b);
 		ok(same, "the same seed and fault draw the same sequence");
-		ok(fault_rng_next(&c) != fault_rng_next(&a) && fault_rng_next(&d) != fault_rng_next(&b),
+		ok(sched_rng_next(&c) != sched_rng_next(&a) && sched_rng_next(&d) != sched_rng_next(&b),
 		   "another seed, or another fault, draws differently");
-		a = fault_rng_for(3, "t");
+		a = sched_rng_for(3, "t");
 		same = true;
 		for (int i = 0; i < 1000; i++) {
-			double v = fault_rng_between(&a, 1, 4);
+			double v = sched_rng_between(&a, 1, 4);
 
 			same &= v >= 1 && v < 4;
 		}

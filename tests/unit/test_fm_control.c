@@ -9,9 +9,9 @@
  */
 #define SCENARIO_TEST_OWN_BAD	/* no bad scenario here */
 #include "scenario_test.h"
-#include "fm_priv.h"
-#include "json_read.h"
-#include "jsonline.h"
+#include "fm/fm_priv.h"
+#include "common/json_read.h"
+#include "qemu/jsonline.h"
 
 #include <sys/socket.h>
 #include <unistd.h>
@@ -129,16 +129,21 @@ int main(void)
 	g_autoptr(cb_topology) t = topology_load(TOPO, &err);
 	g_autoptr(scenario) s = scenario_default_for(TOPO);
 	g_autoptr(run_result) res = result_new();
+	struct run_clock clock = { 0 };
+	struct fm_config cfg = { .clock = &clock };
 
 	plan(24);
-	scratch_dir("cxlbed-fmctl.XXXXXX");	/* its fm.sock and pool plot */
-	fm = t && s ? fm_new(t, s, dir) : NULL;
+	scratch_dir("cxlbed-fmctl.XXXXXX");	/* its fm.sock */
+	cfg.sample_s = s ? s->fm_sample_s : 1;
+	run_clock_start(&clock);
+	fm = t && s ? fm_new(t, dir, &cfg) : NULL;
 	if (!ok(fm && fm_start(fm, &err), "a fabric manager of pool-lending.topo starts without QEMU (%s)",
 		err ? err->message : "ok"))
 		return 1;
 	test_answers();
 	test_socket(dir);
-	fm_stop(fm, res);
+	fm_stop(fm);
+	json_object_unref(fm_finish(fm, res));
 	fm_free(fm);
 	return done_testing();
 }

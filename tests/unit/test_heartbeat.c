@@ -5,8 +5,8 @@
  * how often (progress.c).
  */
 #include "tap.h"
-#include "modeled_clock.h"
-#include "progress.h"
+#include "run/modeled_clock.h"
+#include "common/progress.h"
 #include "timing/shm_links.h"
 
 #include <fcntl.h>

@@ -5,9 +5,9 @@
  * blew the stack or changed a value, each refused with NAME:LINE.
  */
 #include "tap.h"
-#include "error.h"
-#include "json_read.h"
-#include "json_write.h"
+#include "common/error.h"
+#include "common/json_read.h"
+#include "common/json_write.h"
 
 #include <math.h>
 

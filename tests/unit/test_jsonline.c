@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* Framing shared by QMP and the agent channel: lines, limits, bad input. */
 #include "tap.h"
-#include "agent.h"
-#include "jsonline.h"
+#include "qemu/agent.h"
+#include "qemu/jsonline.h"
 
 #include <gio/gio.h>
 #include <sys/socket.h>

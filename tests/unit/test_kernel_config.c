@@ -8,10 +8,10 @@
  */
 #define SCENARIO_TEST_OWN_BAD	/* none here: refusals come from the kernel */
 #include "scenario_test.h"
-#include "guest_kernel.h"
-#include "kernel_config.h"
-#include "kernel_features.h"
-#include "run_input.h"
+#include "run/guest_kernel.h"
+#include "run/kernel_config.h"
+#include "run/kernel_features.h"
+#include "run/run_input.h"
 
 #include <glib/gstdio.h>
 #include <unistd.h>

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* `kernel =` in a scenario or topology, --kernel: which guest kernel. */
 #include "scenario_test.h"
-#include "kernel_spec.h"
-#include "topology.h"
+#include "topology/kernel_spec.h"
+#include "topology/topology.h"
 
 #include <glib/gstdio.h>
 

@@ -6,9 +6,9 @@
  * (emulator/report/kv_report.h, docs/kv-share.md).
  */
 #include "tap.h"
-#include "kv_figures.h"
-#include "kv_report.h"
-#include "html_kv.h"
+#include "results/kv_figures.h"
+#include "results/kv_report.h"
+#include "results/html_kv.h"
 #include "report_test.h"
 
 /* the decode workload of workloads/scenarios/kv-share.scn as a run

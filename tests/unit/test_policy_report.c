@@ -8,7 +8,7 @@
  * the oracle's hit ratio.
  */
 #include "tap.h"
-#include "policy_report.h"
+#include "results/policy_report.h"
 #include "report_test.h"
 
 /* GUPS as a run measured it (2026-11-24): tpp ended with the whole table

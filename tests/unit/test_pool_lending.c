@@ -5,9 +5,9 @@
  * the file), and the fabric manager's ownership map: which port and
  * window a bind takes, what it refuses, what the pool's figures are.
  */
-#include "fm_map.h"
+#include "fm/fm_map.h"
 #include "tap.h"
-#include "topology.h"
+#include "topology/topology.h"
 
 #define MIB (1024ull * 1024)
 

@@ -7,7 +7,7 @@
  * is shaded and named, never drawn across.
  */
 #include "tap.h"
-#include "pool_report.h"
+#include "results/pool_report.h"
 
 #include <math.h>
 

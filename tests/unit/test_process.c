@@ -5,7 +5,7 @@
  * Children are plain `sleep`s: what is tested is the bookkeeping.
  */
 #include "tap.h"
-#include "process.h"
+#include "qemu/process.h"
 
 #include <signal.h>
 #include <sys/wait.h>

@@ -6,10 +6,10 @@
  * hand, QEMU itself must accept the line (started paused, then stopped).
  */
 #include "tap.h"
-#include "argv.h"
-#include "cdat.h"
-#include "error.h"
-#include "topology.h"
+#include "qemu/argv.h"
+#include "qemu/cdat.h"
+#include "common/error.h"
+#include "topology/topology.h"
 
 #include <glib.h>
 #include <glib/gstdio.h>

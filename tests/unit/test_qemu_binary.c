@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Which QEMU a run starts, and what its version says it can do. */
-#include "qemu_binary.h"
+#include "qemu/qemu_binary.h"
 #include "tap.h"
 
 #include <limits.h>

@@ -5,8 +5,8 @@
  * quit, and the promise that QEMU dies with cxlbed even on SIGKILL.
  */
 #include "tap.h"
-#include "process.h"
-#include "qmp.h"
+#include "qemu/process.h"
+#include "qemu/qmp.h"
 
 #include <gio/gio.h>
 #include <signal.h>

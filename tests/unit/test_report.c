@@ -5,10 +5,10 @@
  * the topology tree, and the report.html pages built from them.
  */
 #include "tap.h"
-#include "html.h"
-#include "result_read.h"
-#include "svg.h"
-#include "topo_tree.h"
+#include "results/html.h"
+#include "results/result_read.h"
+#include "results/svg.h"
+#include "results/topo_tree.h"
 
 static char *ref(const char *rel)
 {

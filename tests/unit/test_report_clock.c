@@ -10,9 +10,9 @@
 #include "tap.h"
 #include <glib/gstdio.h>
 
-#include "figures.h"
-#include "html.h"
-#include "program_report.h"
+#include "results/figures.h"
+#include "results/html.h"
+#include "results/program_report.h"
 #include "report_test.h"
 
 /* A faults run as the runner records it: one local node never measured,

@@ -8,9 +8,9 @@
  * back, no row is named that does not exist.
  */
 #include "tap.h"
-#include "escape.h"
-#include "html.h"
-#include "result_read.h"
+#include "results/escape.h"
+#include "results/html.h"
+#include "results/result_read.h"
 
 static char *ref(const char *rel)
 {

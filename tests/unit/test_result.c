@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* summary.json keeps product.md's contract; verdicts follow the checks. */
 #include "tap.h"
-#include "result.h"
-#include "result_read.h"
+#include "results/result.h"
+#include "results/result_read.h"
 
 static JsonObject *host0(JsonObject *root)
 {

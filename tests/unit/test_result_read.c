@@ -6,10 +6,10 @@
  * value made up or silently dropped.
  */
 #include "tap.h"
-#include "error.h"
-#include "json_read.h"
-#include "json_write.h"
-#include "result_read.h"
+#include "common/error.h"
+#include "common/json_read.h"
+#include "common/json_write.h"
+#include "results/result_read.h"
 
 #define BASELINE SRCDIR "/results/baseline/default/summary.json"
 #define TABLE SRCDIR "/results/reference/table/table.json"

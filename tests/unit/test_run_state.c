@@ -7,12 +7,12 @@
  * segment, a surviving child) while leaving a live run alone.
  */
 #include "tap.h"
-#include "paths.h"
-#include "proc_ident.h"
-#include "run_dir.h"
-#include "run_registry.h"
-#include "run_state.h"
-#include "timing_run.h"
+#include "common/paths.h"
+#include "common/proc_ident.h"
+#include "run/run_dir.h"
+#include "run/run_registry.h"
+#include "run/run_state.h"
+#include "run/timing_run.h"
 
 #include <errno.h>
 #include <glib/gstdio.h>

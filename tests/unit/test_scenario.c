@@ -6,7 +6,7 @@
  */
 #include "scenario_test.h"
 #include "bad_files.h"
-#include "run_input.h"
+#include "run/run_input.h"
 
 #include <glib/gstdio.h>
 

@@ -34,6 +34,47 @@ static void bad(const char *what, const char *events, int line, const char *need
 	scenario_free(s);
 }
 
+/*
+ * Events take the faults' triggers: one grammar (schedule/trigger.c).
+ * A modeled or written one needs the timing model, said at its line.
+ */
+static void test_one_grammar(void)
+{
+	g_autofree char *text = g_strconcat(head,
+		"[event g]\nwhen = guest:running\ndelay = modeled:random:2ms..9ms\n"
+		"action = bind\nhost = h0\n"					/* 5-9 */
+		"[event m]\nat = modeled:150ms\naction = unbind\nhost = h0\n"	/* 10-13 */
+		"[event w]\nwhen = written:64M\naction = unbind\nhost = h0\n",	/* 14-17 */
+		NULL);
+	g_autofree char *path = write_file("grammar.scn", text);
+	g_autofree char *at = g_strdup_printf("%s:11: ", path);
+	g_autoptr(GError) err = NULL;
+	g_autoptr(cb_topology) t = NULL;
+	struct scenario *s = scenario_load(path, &err);
+	struct scn_event *g = s && s->events->len == 3 ? g_ptr_array_index(s->events, 0) : NULL;
+	struct scn_event *w = g ? g_ptr_array_index(s->events, 2) : NULL;
+	bool refused;
+
+	ok(g && g->when.kind == TRIG_GUEST && !strcmp(g->when.phase, "running") &&
+	   g->when.delay_modeled && g->when.delay_lo > 0.0019 && g->when.delay_hi > 0.0089,
+	   "an event on a guest phase, after a modeled delay drawn in 2-9 ms");
+	ok(w && w->when.kind == TRIG_WRITTEN && w->when.written == 64u << 20,
+	   "an event after 64 MiB written");
+	if (s)
+		t = topology_load(s->topology_path, &err);
+	ok(t && scenario_check_events(s, t, &err) && scenario_check_faults(s, t, true, &err),
+	   "they check with the timing model");
+	refused = t && !scenario_check_faults(s, t, false, &err) && err &&
+		  g_str_has_prefix(err->message, at) &&
+		  strstr(err->message, "[event m] at = modeled:");
+	ok(refused, "without it, the first that needs it is refused at its line");
+	if (!refused)
+		diag("  %s", err ? err->message : "no error");
+	scenario_free(s);
+	bad("delay after at", "[event e]\naction = bind\nhost = h0\nat = 1\ndelay = 1s\n",
+	    9, "delay = applies after a when = trigger");
+}
+
 int main(void)
 {
 	g_autoptr(GError) err = NULL;
@@ -42,7 +83,7 @@ int main(void)
 	struct scenario *s;
 
 	scratch_dir("cxlbed-scn-XXXXXX");
-	plan(10 + 10 + 1);
+	plan(10 + 10 + 1 + 5);
 	g_free(write_file("t.topo",
 		"[pool p0]\nsize = 512M\nld-size = 256M\n[host h0]\n[bridge hb0]\n"
 		"[rootport rp0]\nhotplug = on\n[window w0]\nsize = 256M\n"));
@@ -60,12 +101,12 @@ int main(void)
 		struct scn_event *e1 = g_ptr_array_index(s->events, 1);
 		struct scn_event *e2 = g_ptr_array_index(s->events, 2);
 
-		ok(e0->when == SCN_WHEN_START && !strcmp(e0->action, "bind") &&
+		ok(e0->when.kind == TRIG_START && !strcmp(e0->action, "bind") &&
 		   !strcmp(e0->ld, "p0.ld0") && !strcmp(e0->mode, "ram"),
 		   "when = start, bind p0.ld0, mode ram by default");
-		ok(e1->when == SCN_WHEN_TIME && e1->at_s == 2.5 && e1->expect_refused &&
+		ok(e1->when.kind == TRIG_AT && e1->when.at_lo == 2.5 && e1->expect_refused &&
 		   !strcmp(e1->mode, "devdax"), "at = 2.5s, expect = refused, devdax");
-		ok(e2->when == SCN_WHEN_PHASE && !strcmp(e2->phase, "grow") &&
+		ok(e2->when.kind == TRIG_PHASE && !strcmp(e2->when.phase, "grow") &&
 		   !e2->ld && !strcmp(e2->host, "h0"), "when = phase:grow, unbind h0's newest");
 	} else {
 		for (int i = 0; i < 3; i++)
@@ -98,7 +139,7 @@ int main(void)
 	scenario_free(s);
 	bad("no action", "[event e]\nwhen = start\nhost = h0\n", 5, "needs action = bind");
 	bad("neither at nor when", "[event e]\naction = bind\nhost = h0\n", 5,
-	    "needs one of at = SECONDS");
+	    "needs one of at = TIME");
 	bad("bad when", "[event e]\naction = bind\nhost = h0\nwhen = later\n", 8,
 	    "when = 'later'");
 
@@ -118,5 +159,6 @@ int main(void)
 	bad("event twice", "[event e]\naction = bind\nhost = h0\nat = 1\n"
 	    "[event e]\naction = bind\nhost = h0\nat = 2\n", 9, "defined twice");
 	bad("bad sample", "[fm]\nsample = 1ms\n", 6, "at least 100ms");
+	test_one_grammar();
 	return tap_failed != 0;
 }

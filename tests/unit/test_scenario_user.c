@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Scenario keys for the user's own programs: packages, files, command. */
 #include "scenario_test.h"
-#include "guest_layer.h"
+#include "run/guest_layer.h"
 
 #include <glib/gstdio.h>
 #include <sys/stat.h>

@@ -8,7 +8,7 @@
 #include <glib/gstdio.h>
 #include <stdio.h>
 
-#include "stale_check.h"
+#include "run/stale_check.h"
 #include "tap.h"
 
 /* A report as the plugin writes it (docs/kv-share.md), host counts and

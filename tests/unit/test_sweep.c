@@ -7,8 +7,8 @@
  */
 #include "tap.h"
 #include "bad_files.h"
-#include "error.h"
-#include "sweep.h"
+#include "common/error.h"
+#include "sweep/sweep.h"
 
 #include <glib/gstdio.h>
 

@@ -3,9 +3,9 @@
 #include <math.h>
 
 #include "tap.h"
-#include "svg.h"
-#include "scenario.h"
-#include "table_paths.h"
+#include "results/svg.h"
+#include "run/scenario.h"
+#include "results/table_paths.h"
 
 static JsonObject *parse(const char *text)
 {

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* From the plugin's ROI report to a workload's modeled figures. */
 #include "tap.h"
-#include "timing_run.h"
+#include "run/timing_run.h"
 
 static JsonObject *parse(const char *text)
 {

@@ -10,9 +10,9 @@
 
 #include "tap.h"
 #include "bad_files.h"
-#include "topology.h"
-#include "pci_numbers.h"
-#include "timing_limits.h"
+#include "topology/topology.h"
+#include "qemu/pci_numbers.h"
+#include "qemu/timing_limits.h"
 
 #include <glib.h>
 

@@ -4,7 +4,7 @@
  * per CPU, instruction pointers named after a System.map's text symbols.
  */
 #include "tap.h"
-#include "vcpu_where.h"
+#include "qemu/vcpu_where.h"
 
 #include <glib/gstdio.h>
 

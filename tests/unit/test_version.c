@@ -6,7 +6,7 @@
  * checkout and in an exported tree: tests/integration/version.t.
  */
 #include "tap.h"
-#include "version.h"
+#include "common/version.h"
 
 #include <glib.h>
 

@@ -6,9 +6,9 @@
  * merge, command_workload.c), and the warning the run then records.
  */
 #include "tap.h"
-#include "command_workload.h"
-#include "timing_run.h"
-#include "working_set.h"
+#include "run/command_workload.h"
+#include "run/timing_run.h"
+#include "run/working_set.h"
 
 #include <glib/gstdio.h>
 

@@ -3,7 +3,7 @@
 KV_SRCS := $(wildcard workloads/kvshare/*.c)
 KV_OBJS := $(KV_SRCS:%.c=$(B)/obj/%.o)
 KV_BIN := $(B)/guest/bin/cxlbed-kvshare
-KV_CFLAGS = $(BASE_CFLAGS) $(CFLAGS) -Iemulator/timing -Iworkloads
+KV_CFLAGS = $(BASE_CFLAGS) $(CFLAGS) -Iinclude -Iworkloads
 
 $(B)/obj/workloads/kvshare/%.o: workloads/kvshare/%.c
 	@mkdir -p $(@D)

@@ -3,7 +3,7 @@
 PW_SRCS := $(wildcard workloads/pool/*.c)
 PW_OBJS := $(PW_SRCS:%.c=$(B)/obj/%.o)
 PW_BIN := $(B)/guest/bin/cxlbed-pool
-PW_CFLAGS = $(BASE_CFLAGS) $(CFLAGS) -pthread -Iemulator/timing -I$(CP_DIR) -I$(RT_DIR)
+PW_CFLAGS = $(BASE_CFLAGS) $(CFLAGS) -pthread -Iinclude -I$(CP_DIR) -I$(RT_DIR)
 
 $(B)/obj/workloads/pool/%.o: workloads/pool/%.c
 	@mkdir -p $(@D)
