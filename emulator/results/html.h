@@ -20,15 +20,4 @@ char *html_table_report(const struct table *t, const struct cb_topology *const *
 bool result_write_html(const struct run_result *r, const struct cb_topology *topo,
 		       const char *path, GError **error);
 
-/* Building blocks, for pages of other kinds (a sweep's): the document up to
- * its <h1>, text escaped, a table's header row, a cell, a figure ("-" < 0). */
-void html_page_start(GString *s, const char *title);
-void html_esc(GString *s, const char *text);
-void html_table_head(GString *s, const char *const *cols);
-void html_cell(GString *s, const char *text);
-/* <a href=TARGET>TEXT</a>, or TEXT alone when TARGET may not be a link
- * (escape.h: only http(s) or a relative path, percent-encoded). */
-void html_link(GString *s, const char *target, const char *text);
-void html_num(GString *s, double v, const char *fmt);
-
 #endif

@@ -2,7 +2,7 @@
 /* report.html's KV-share section (html_kv.h): kv_report.h's content. */
 #include "results/html_kv.h"
 
-#include "results/html.h"
+#include "results/html_parts.h"
 #include "results/kv_report.h"
 
 static void heading(GString *s, const char *note)

@@ -2,7 +2,7 @@
 /* report.html's sections on what ran on the fabric (html_runtime.h). */
 #include "results/html_runtime.h"
 #include "results/fault_report.h"
-#include "results/html.h"
+#include "results/html_parts.h"
 #include "results/policy_report.h"
 #include "results/pool_report.h"
 #include "results/svg.h"

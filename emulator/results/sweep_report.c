@@ -8,7 +8,7 @@
 #include "results/sweep_report.h"
 #include "results/escape.h"
 #include "results/figures.h"
-#include "results/html.h"
+#include "results/html_parts.h"
 #include "results/kv_figures.h"
 #include "common/json_write.h"
 #include "results/svg.h"
