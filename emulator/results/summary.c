@@ -24,6 +24,15 @@ static void set_str(JsonBuilder *b, const char *key, const char *v)
 		json_builder_add_null_value(b);
 }
 
+/* One of the result's JSON objects as a value (the node takes a reference). */
+static void add_object(JsonBuilder *b, JsonObject *o)
+{
+	JsonNode *n = json_node_new(JSON_NODE_OBJECT);
+
+	json_node_set_object(n, o);
+	json_builder_add_value(b, n);
+}
+
 static void add_node(JsonBuilder *b, const struct res_node *n)
 {
 	json_builder_begin_object(b);
@@ -66,11 +75,8 @@ static void add_host(JsonBuilder *b, const struct res_host *h)
 		add_node(b, g_ptr_array_index(h->nodes, i));
 	json_builder_end_array(b);
 	if (h->enumeration) {
-		JsonNode *e = json_node_new(JSON_NODE_OBJECT);
-
-		json_node_set_object(e, h->enumeration);
 		json_builder_set_member_name(b, "enumeration");
-		json_builder_add_value(b, e);
+		add_object(b, h->enumeration);
 	}
 	json_builder_end_object(b);
 }
@@ -100,14 +106,10 @@ static void add_workload(JsonBuilder *b, const struct res_workload *w)
 	set_str(b, "error", w->error);
 	set_strings(b, "warnings", w->warnings);
 	json_builder_set_member_name(b, "output");
-	if (w->output) {
-		JsonNode *o = json_node_new(JSON_NODE_OBJECT);
-
-		json_node_set_object(o, w->output);
-		json_builder_add_value(b, o);
-	} else {
+	if (w->output)
+		add_object(b, w->output);
+	else
 		json_builder_add_null_value(b);
-	}
 	json_builder_end_object(b);
 }
 
@@ -136,11 +138,8 @@ JsonNode *result_to_json(const struct run_result *r)
 	set_str(b, "interrupted", r->interrupted);
 	set_strings(b, "boot_retries", r->boot_retries);
 	if (r->guest_kernel) {
-		JsonNode *k = json_node_new(JSON_NODE_OBJECT);
-
-		json_node_set_object(k, r->guest_kernel);
 		json_builder_set_member_name(b, "guest_kernel");
-		json_builder_add_value(b, k);
+		add_object(b, r->guest_kernel);
 	}
 
 	json_builder_set_member_name(b, "hosts");
@@ -162,20 +161,13 @@ JsonNode *result_to_json(const struct run_result *r)
 	}
 	json_builder_set_member_name(b, "faults");
 	json_builder_begin_array(b);
-	for (guint i = 0; i < r->faults->len; i++) {
-		JsonNode *f = json_node_new(JSON_NODE_OBJECT);
-
-		json_node_set_object(f, g_ptr_array_index(r->faults, i));
-		json_builder_add_value(b, f);
-	}
+	for (guint i = 0; i < r->faults->len; i++)
+		add_object(b, g_ptr_array_index(r->faults, i));
 	json_builder_end_array(b);
 
 	if (r->pool) {
-		JsonNode *p = json_node_new(JSON_NODE_OBJECT);
-
-		json_node_set_object(p, r->pool);
 		json_builder_set_member_name(b, "pool");
-		json_builder_add_value(b, p);
+		add_object(b, r->pool);
 	}
 
 	json_builder_set_member_name(b, "checks");
