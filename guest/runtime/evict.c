@@ -42,51 +42,6 @@ static int takeable(const struct rt_slot *s, void *arg)
 	return takeable_nu(s, arg, &nu);
 }
 
-/*
- * Furthest next use on an indexed stream: the same choice as the general
- * loop below, with each block's next use read straight from the index. A
- * victim search per fetch over hundreds of slots ran on the application's
- * thread at every prefetch (a KV stream: most of the runtime's cost there).
- */
-static int furthest_indexed(const struct rt_victim_query *q)
-{
-	const struct rt_ring *r = q->ring;
-	const size_t *cur = q->stream->cur, pos = q->stream->pos;
-	const struct rt_block *blk = q->blocks->b;
-	uint32_t nids = q->stream->nids, nb = q->blocks->n;
-	int best = -1, pref = -1;
-	size_t best_nu = 0, pref_nu = 0;
-	uint64_t best_lu = 0;
-
-	if (q->prefer >= 0 && q->prefer < r->n && r->s[q->prefer].block < 0)
-		return q->prefer;
-	for (int i = 0; i < r->n; i++) {
-		int64_t k = r->s[i].block;
-		const struct rt_block *b;
-		size_t p, nu;
-
-		if (k < 0)
-			return i;
-		if ((uint64_t)k >= nb || blk[k].pins)
-			continue;
-		b = &blk[k];
-		p = b->id < nids ? cur[b->id] : RT_NO_USE;
-		nu = p == RT_NO_USE || p - pos >= q->horizon ? RT_NO_USE : p - pos;
-		if (q->needed_at != RT_NO_USE && nu != RT_NO_USE && nu <= q->needed_at)
-			continue;
-		if (i == q->prefer) {
-			pref = i;
-			pref_nu = nu;
-		}
-		if (best < 0 || nu > best_nu || (nu == best_nu && b->last_use < best_lu)) {
-			best = i;
-			best_nu = nu;
-			best_lu = b->last_use;
-		}
-	}
-	return pref >= 0 && pref_nu == best_nu ? pref : best;
-}
-
 int rt_evict_choose(const struct rt_victim_query *q)
 {
 	const struct rt_ring *r = q->ring;
@@ -94,8 +49,9 @@ int rt_evict_choose(const struct rt_victim_query *q)
 	size_t best_nu = 0, pref_nu = 0;
 	uint64_t best_lu = 0;
 
-	if (q->policy == RT_EVICT_FURTHEST && q->stream->cur)
-		return furthest_indexed(q);
+	if (q->policy == RT_EVICT_FURTHEST && q->index)
+		return rt_victims_choose(q->index, q->stream->pos, q->needed_at,
+					 q->prefer);
 	if (q->policy == RT_EVICT_RING)
 		return rt_ring_next(r, takeable, (void *)q);
 	if (q->prefer >= 0 && q->prefer < r->n && r->s[q->prefer].block < 0)

@@ -15,6 +15,7 @@
 #include "block.h"
 #include "lookahead.h"
 #include "rotation.h"
+#include "victims.h"
 
 enum rt_evict_policy { RT_EVICT_FURTHEST, RT_EVICT_LRU, RT_EVICT_RING };
 
@@ -32,6 +33,9 @@ struct rt_victim_query {
 	 * as good a choice as the best, so that blocks fetched in order lie
 	 * in neighbouring slots. */
 	int prefer;
+	/* Furthest next use: the runtime's index of its slots, kept current
+	 * (victims.h); NULL: a pass over every slot. */
+	struct rt_victims *index;
 };
 
 /* Slot index, or -1 if every slot is pinned, in flight or needed sooner. */

@@ -36,6 +36,9 @@ int rt_init(struct runtime *rt, struct rt_backend *be,
 	rt->window_buf = calloc((size_t)cfg->window + 1, sizeof(uint32_t));
 	if (!rt->window_buf || rt_ring_init(&rt->ring, cfg->nslots, cfg->slot_size))
 		goto fail;
+	if (cfg->evict == RT_EVICT_FURTHEST &&
+	    rt_victims_init(&rt->victims, cfg->nslots, cfg->horizon))
+		goto fail;
 	/*
 	 * One allocation, slot i at i slot sizes: blocks fetched in stream
 	 * order into neighbouring slots lie in ascending addresses, so a
@@ -64,6 +67,7 @@ fail:
 	rt_bfree(be, RT_TIER_FAST, rt->slots_mem, (size_t)cfg->nslots * cfg->slot_size);
 	rt->slots_mem = NULL;
 	rt_ring_fini(&rt->ring);
+	rt_victims_fini(&rt->victims);
 	free(rt->window_buf);
 	return -1;
 }
@@ -81,6 +85,8 @@ void rt_fini(struct runtime *rt)
 	rt_ring_fini(&rt->ring);
 	rt_blocks_fini(&rt->blocks);
 	rt_stream_fini(&rt->stream);
+	rt_victims_fini(&rt->victims);
+	rt->victims_live = false;
 	free(rt->window_buf);
 	rt->window_buf = NULL;
 }
@@ -98,12 +104,40 @@ int64_t rt_add_block(struct runtime *rt, size_t size, void *home,
 	return id;
 }
 
+/*
+ * Tell the victim index what slot @i holds now. Called at every change of
+ * what the choice reads: a fill, a pin or unpin, the cursor passing the
+ * block's next use.
+ */
+static void victim_update(struct runtime *rt, int i)
+{
+	const struct rt_slot *s = &rt->ring.s[i];
+	const struct rt_stream *st = &rt->stream;
+	const struct rt_block *b;
+
+	if (!rt->victims_live)
+		return;
+	b = s->block >= 0 ? rt_block(&rt->blocks, (uint32_t)s->block) : NULL;
+	if (s->block < 0)
+		rt_victims_set(&rt->victims, i, RT_VICTIM_FREE, 0, 0, st->pos);
+	else if (!b || b->pins)
+		rt_victims_set(&rt->victims, i, RT_VICTIM_OFF, 0, 0, st->pos);
+	else
+		rt_victims_set(&rt->victims, i, RT_VICTIM_BLOCK,
+			       b->id < st->nids ? st->cur[b->id] : RT_NO_USE,
+			       b->last_use, st->pos);
+}
+
 void rt_set_stream(struct runtime *rt, const uint32_t *ids, size_t len,
 		   bool cyclic)
 {
 	rt_stream_fini(&rt->stream);
 	rt_stream_init(&rt->stream, ids, len, cyclic);
 	rt_stream_index(&rt->stream);	/* without it, queries scan */
+	/* The cursor starts over: every slot's entry is read again. */
+	rt->victims_live = rt->victims.t && rt->stream.cur;
+	for (int i = 0; i < rt->ring.n; i++)
+		victim_update(rt, i);
 }
 
 /* The fetch lane with the shortest queue, so a demand fetch is not stuck
@@ -188,6 +222,7 @@ static int fetch(struct runtime *rt, struct rt_block *b, size_t needed_at)
 		.blocks = &rt->blocks, .stream = &rt->stream,
 		.horizon = rt->cfg.horizon, .needed_at = needed_at,
 		.prefer = rt->last_fill >= 0 ? (rt->last_fill + 1) % rt->ring.n : -1,
+		.index = rt->victims_live ? &rt->victims : NULL,
 	};
 	int i = rt_evict_choose(&q);
 	struct rt_slot *s;
@@ -220,6 +255,7 @@ static int fetch(struct runtime *rt, struct rt_block *b, size_t needed_at)
 	b->slot = i;
 	b->used = false;
 	rt_ring_fill(&rt->ring, i, b->id);
+	victim_update(rt, i);
 	rt->last_fill = i;
 	rt->st.bytes_in += b->size;
 	return 0;
@@ -264,9 +300,21 @@ static void prefetch_window(struct runtime *rt)
 	}
 }
 
+/* The cursor moved on from @from: blocks it passed have a new next use. */
+static void victims_passed(struct runtime *rt, size_t from)
+{
+	for (size_t p = from; rt->victims_live && p < rt->stream.pos; p++) {
+		const struct rt_block *b = rt_block(&rt->blocks, rt->stream.ids[p]);
+
+		if (b && b->state == RT_B_RESIDENT)
+			victim_update(rt, b->slot);
+	}
+}
+
 void *rt_access(struct runtime *rt, uint32_t id)
 {
 	struct rt_block *b = rt_block(&rt->blocks, id);
+	size_t from = rt->stream.pos;
 
 	if (!b)
 		return NULL;
@@ -274,6 +322,7 @@ void *rt_access(struct runtime *rt, uint32_t id)
 	rt->st.accesses++;
 	if (rt_stream_follow(&rt->stream, id, rt->cfg.resync) == RT_FOLLOW_DEVIATE)
 		rt->st.deviations++;
+	victims_passed(rt, from);
 	if (b->state == RT_B_HOME) {
 		rt->st.misses++;
 		if (fetch(rt, b, RT_NO_USE))
@@ -290,6 +339,7 @@ void *rt_access(struct runtime *rt, uint32_t id)
 	b->used = true;
 	b->pins++;
 	b->last_use = rt->clock;
+	victim_update(rt, b->slot);
 	/* Queue the window before waiting, so it streams behind this one. */
 	prefetch_window(rt);
 	if (!rt_ticket_done(&rt->lanes, b->ready)) {
@@ -310,6 +360,7 @@ void rt_release(struct runtime *rt, uint32_t id, bool dirty)
 	if (!b || b->state != RT_B_RESIDENT || !b->pins)
 		return;
 	b->pins--;
+	victim_update(rt, b->slot);
 	if (dirty)
 		b->dirty = true;
 	rt->be->ops->fence_record(rt->be, rt->ring.s[b->slot].fence);

@@ -67,6 +67,10 @@ struct runtime {
 	void *slots_mem;	/* every slot, in one piece (see rt_init) */
 	int last_fill;		/* slot of the last block fetched, -1: none */
 	uint32_t *window_buf;
+	/* Furthest-next-use victims on an indexed stream (victims.h);
+	 * victims_live while the stream has an index to keep it by. */
+	struct rt_victims victims;
+	bool victims_live;
 };
 
 void rt_config_default(struct rt_config *c);

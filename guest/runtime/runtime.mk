@@ -2,6 +2,7 @@
 # no glib) shared by the in-guest pooling runtime and the CUDA backend.
 #   $(B)/librt-core.a          the core + host backend
 #   $(B)/tests/runtime-*       CPU unit tests (TAP) driving the real scheduler
+#   $(B)/bench/runtime-victims eviction bookkeeping per access, host time
 #   $(B)/gpu/cxlbed-gpu        GPU-mode binary (only when configure found nvcc)
 RT_DIR := guest/runtime
 RT_CORE_SRCS := $(wildcard $(RT_DIR)/*.c)
@@ -26,9 +27,17 @@ $(B)/tests/runtime-%: $(RT_DIR)/tests/%.c $(RT_LIB) tests/unit/tap.h
 	$(CC) $(RT_CFLAGS) -MF $(B)/obj/$(RT_DIR)/tests/$*.d -I$(RT_DIR) \
 		-Itests/unit -o $@ $< $(RT_LIB) -lm
 
-ALL_TARGETS += $(RT_LIB)
+# Host-time benchmark of the runtime's bookkeeping (`make bench`).
+RT_BENCH := $(B)/bench/runtime-victims
+$(RT_BENCH): $(RT_DIR)/bench/victims.c $(RT_LIB)
+	@mkdir -p $(@D) $(B)/obj/$(RT_DIR)/bench
+	$(CC) $(RT_CFLAGS) -MF $(B)/obj/$(RT_DIR)/bench/victims.d -I$(RT_DIR) \
+		-o $@ $< $(RT_LIB) -lm
+
+ALL_TARGETS += $(RT_LIB) $(RT_BENCH)
+BENCHES += $(RT_BENCH)
 UNIT_TESTS += $(RT_TESTS)
-CLEAN_FILES += $(RT_LIB) $(B)/gpu
+CLEAN_FILES += $(RT_LIB) $(RT_BENCH) $(B)/gpu
 
 # CUDA part: every .cu plus the core, compiled by nvcc; cudart is linked
 # statically so the binary needs only libc on the GPU machine.
