@@ -16,6 +16,8 @@ void rt_config_default(struct rt_config *c)
 	c->horizon = 1 << 16;
 }
 
+static struct rt_victim_slot victim_read(void *arg, int i);
+
 static int wb_lane(const struct runtime *rt)
 {
 	return rt->cfg.fetch_lanes;	/* the last lane writes back */
@@ -37,7 +39,7 @@ int rt_init(struct runtime *rt, struct rt_backend *be,
 	if (!rt->window_buf || rt_ring_init(&rt->ring, cfg->nslots, cfg->slot_size))
 		goto fail;
 	if (cfg->evict == RT_EVICT_FURTHEST &&
-	    rt_victims_init(&rt->victims, cfg->nslots, cfg->horizon))
+	    rt_victims_init(&rt->victims, cfg->nslots, cfg->horizon, victim_read, rt))
 		goto fail;
 	/*
 	 * One allocation, slot i at i slot sizes: blocks fetched in stream
@@ -104,28 +106,31 @@ int64_t rt_add_block(struct runtime *rt, size_t size, void *home,
 	return id;
 }
 
-/*
- * Tell the victim index what slot @i holds now. Called at every change of
- * what the choice reads: a fill, a pin or unpin, the cursor passing the
- * block's next use.
- */
-static void victim_update(struct runtime *rt, int i)
+/* What slot @i holds, as the victim index reads it (victims.h). */
+static struct rt_victim_slot victim_read(void *arg, int i)
 {
+	const struct runtime *rt = arg;
 	const struct rt_slot *s = &rt->ring.s[i];
 	const struct rt_stream *st = &rt->stream;
 	const struct rt_block *b;
 
-	if (!rt->victims_live)
-		return;
-	b = s->block >= 0 ? rt_block(&rt->blocks, (uint32_t)s->block) : NULL;
 	if (s->block < 0)
-		rt_victims_set(&rt->victims, i, RT_VICTIM_FREE, 0, 0, st->pos);
-	else if (!b || b->pins)
-		rt_victims_set(&rt->victims, i, RT_VICTIM_OFF, 0, 0, st->pos);
-	else
-		rt_victims_set(&rt->victims, i, RT_VICTIM_BLOCK,
-			       b->id < st->nids ? st->cur[b->id] : RT_NO_USE,
-			       b->last_use, st->pos);
+		return (struct rt_victim_slot){ .kind = RT_VICTIM_FREE };
+	b = (uint64_t)s->block < rt->blocks.n ? &rt->blocks.b[s->block] : NULL;
+	if (!b || b->pins)
+		return (struct rt_victim_slot){ .kind = RT_VICTIM_OFF };
+	return (struct rt_victim_slot){
+		.kind = RT_VICTIM_BLOCK, .last_use = b->last_use,
+		.next = b->id < st->nids ? st->cur[b->id] : RT_NO_USE,
+	};
+}
+
+/* Slot @i changed in what the choice reads: a fill, a pin or unpin, a
+ * use, the cursor passing its block. */
+static void victim_update(struct runtime *rt, int i)
+{
+	if (rt->victims_live)
+		rt_victims_touch(&rt->victims, i);
 }
 
 void rt_set_stream(struct runtime *rt, const uint32_t *ids, size_t len,

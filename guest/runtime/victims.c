@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* The victim index; see victims.h. */
+#include <stdbool.h>
 #include <stdlib.h>
 
 #include "lookahead.h"
@@ -53,20 +54,30 @@ static void update(struct rt_victims *v, int slot)
 		pull(v->t, k);
 }
 
-int rt_victims_init(struct rt_victims *v, int nslots, size_t horizon)
+int rt_victims_init(struct rt_victims *v, int nslots, size_t horizon,
+		    rt_victim_reader read, void *arg)
 {
 	v->leaves = 1;
 	while (v->leaves < nslots)
 		v->leaves *= 2;
 	v->n = nslots;
 	v->horizon = horizon;
+	v->read = read;
+	v->arg = arg;
+	v->nstale = 0;
 	v->t = malloc(2 * (size_t)v->leaves * sizeof(*v->t));
-	if (!v->t)
+	v->stale = calloc((size_t)nslots, 1);
+	v->stale_list = malloc((size_t)nslots * sizeof(*v->stale_list));
+	if (!v->t || !v->stale || !v->stale_list) {
+		rt_victims_fini(v);
 		return -1;
+	}
 	for (int k = 0; k < 2 * v->leaves; k++)
 		v->t[k] = none;
-	for (int i = 0; i < nslots; i++)
+	for (int i = 0; i < nslots; i++) {
 		v->t[v->leaves + i].free_at = i;
+		rt_victims_touch(v, i);
+	}
 	for (int k = v->leaves - 1; k >= 1; k--)
 		pull(v->t, k);
 	return 0;
@@ -75,8 +86,20 @@ int rt_victims_init(struct rt_victims *v, int nslots, size_t horizon)
 void rt_victims_fini(struct rt_victims *v)
 {
 	free(v->t);
+	free(v->stale);
+	free(v->stale_list);
 	v->t = NULL;
-	v->n = v->leaves = 0;
+	v->stale = NULL;
+	v->stale_list = NULL;
+	v->n = v->leaves = v->nstale = 0;
+}
+
+void rt_victims_touch(struct rt_victims *v, int slot)
+{
+	if (slot < 0 || slot >= v->n || v->stale[slot])
+		return;
+	v->stale[slot] = 1;
+	v->stale_list[v->nstale++] = slot;
 }
 
 /* The cursor + horizon, where "beyond" starts; saturated. */
@@ -105,13 +128,27 @@ static void set_leaf(struct rt_victims *v, int slot, enum rt_victim_kind kind,
 	}
 }
 
-void rt_victims_set(struct rt_victims *v, int slot, enum rt_victim_kind kind,
-		    size_t next, uint64_t last_use, size_t pos)
+/*
+ * Read the stale slots back. Many of them (a new stream, a burst of
+ * accesses with no fetch): set the leaves and rebuild every node once,
+ * rather than walk to the root from each.
+ */
+static void refresh(struct rt_victims *v, size_t pos)
 {
-	if (slot < 0 || slot >= v->n)
-		return;
-	set_leaf(v, slot, kind, next, last_use, pos);
-	update(v, slot);
+	bool rebuild = v->nstale > v->n / 8;
+
+	for (int k = 0; k < v->nstale; k++) {
+		int i = v->stale_list[k];
+		struct rt_victim_slot s = v->read(v->arg, i);
+
+		v->stale[i] = 0;
+		set_leaf(v, i, s.kind, s.next, s.last_use, pos);
+		if (!rebuild)
+			update(v, i);
+	}
+	v->nstale = 0;
+	for (int k = v->leaves - 1; rebuild && k >= 1; k--)
+		pull(v->t, k);
 }
 
 /* Blocks the horizon's edge has passed since they were set come within. */
@@ -136,6 +173,7 @@ int rt_victims_choose(struct rt_victims *v, size_t pos, size_t needed_at,
 	const struct rt_victim_node *pref =
 		prefer >= 0 && prefer < v->n ? &v->t[v->leaves + prefer] : NULL;
 
+	refresh(v, pos);
 	if (pref && pref->free_at >= 0)
 		return prefer;
 	if (root->free_at >= 0)

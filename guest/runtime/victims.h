@@ -16,11 +16,17 @@
  * preferred slot when it is one of them); else the takeable block wanted
  * furthest ahead, unless it is wanted no later than the incoming block.
  *
- * A block's next-use position only changes when the stream's cursor
- * passes it, which the runtime reports (rt_victims_set). The horizon's
- * edge (cursor + horizon) only moves forward on an indexed stream, so a
- * block goes from "beyond the horizon" to "within" when the edge passes
- * its next use: the choice moves such blocks over first, each once.
+ * The runtime marks a slot stale at every change of what the choice
+ * reads (a fill, a pin or unpin, a last use, the cursor passing its
+ * block: rt_victims_touch, O(1)); a choice first reads the stale slots
+ * back through the runtime's reader, each once however often it was
+ * touched. A block used over and over between fetches (a cache that
+ * holds its working set) then costs nothing per use.
+ *
+ * The horizon's edge (cursor + horizon) only moves forward on an indexed
+ * stream, so a block goes from "beyond the horizon" to "within" when the
+ * edge passes its next use: the choice moves such blocks over first,
+ * each once.
  */
 #ifndef RT_VICTIMS_H
 #define RT_VICTIMS_H
@@ -34,23 +40,33 @@ enum rt_victim_kind {
 	RT_VICTIM_BLOCK,	/* a takeable block */
 };
 
+/* What slot @slot holds now; for a block, the stream position of its
+ * next use (RT_NO_USE: none) and its last use. */
+struct rt_victim_slot {
+	enum rt_victim_kind kind;
+	size_t next;
+	uint64_t last_use;
+};
+typedef struct rt_victim_slot (*rt_victim_reader)(void *arg, int slot);
+
 struct rt_victim_node;
 
 struct rt_victims {
 	struct rt_victim_node *t;	/* 2 * leaves nodes; root at 1 */
 	int n, leaves;
 	size_t horizon;
+	rt_victim_reader read;
+	void *arg;
+	unsigned char *stale;		/* per slot */
+	int *stale_list, nstale;
 };
 
-int rt_victims_init(struct rt_victims *v, int nslots, size_t horizon);
+/* Every slot starts stale. */
+int rt_victims_init(struct rt_victims *v, int nslots, size_t horizon,
+		    rt_victim_reader read, void *arg);
 void rt_victims_fini(struct rt_victims *v);
-/*
- * Slot @slot is now @kind; for a block, its next use is at stream
- * position @next (RT_NO_USE: none) and it was last used at @last_use;
- * @pos is the stream's cursor now.
- */
-void rt_victims_set(struct rt_victims *v, int slot, enum rt_victim_kind kind,
-		    size_t next, uint64_t last_use, size_t pos);
+/* What slot @slot holds, or how, has changed: read it at the next choice. */
+void rt_victims_touch(struct rt_victims *v, int slot);
 /* The slot to fill, as rt_evict_choose's furthest-next-use choice with the
  * cursor at @pos; -1 when none may be taken. */
 int rt_victims_choose(struct rt_victims *v, size_t pos, size_t needed_at,
