@@ -230,10 +230,21 @@ void pw_track(struct pw *w, void *p, size_t n)
 {
 	struct pw_region *r;
 
-	if (w->nreg >= PW_MAX_REGIONS) {
-		/* untracked data would leave the hit ratio over part of it */
-		pw_fail(w, "more than %d data regions to track", PW_MAX_REGIONS);
-		return;
+	if (w->nreg == w->reg_cap) {
+		int cap = w->reg_cap ? 2 * w->reg_cap : 256;
+		struct pw_region *reg = realloc(w->reg, (size_t)cap * sizeof(*reg));
+		int *by = realloc(w->by_addr, (size_t)cap * sizeof(*by));
+
+		if (reg)
+			w->reg = reg;
+		if (by)
+			w->by_addr = by;
+		if (!reg || !by) {
+			/* untracked data would leave the hit ratio over part of it */
+			pw_fail(w, "out of memory tracking %d data regions", w->nreg + 1);
+			return;
+		}
+		w->reg_cap = cap;
 	}
 	r = &w->reg[w->nreg++];
 	r->base = p;
@@ -247,14 +258,48 @@ void *pw_aux(struct pw *w, size_t n)
 			 node_mask(w->fast_node, -1));
 }
 
-/* Register memory libcxlpool placed (managed/fast) for the sampler too. */
+static const struct pw *sorting;
+
+static int by_base(const void *a, const void *b)
+{
+	const char *x = sorting->reg[*(const int *)a].base;
+	const char *y = sorting->reg[*(const int *)b].base;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * The region holding @p. A binary search over the regions in address
+ * order: at one region per KV block a pass over them at every touch
+ * cost the kernel policies more than their own data's reads.
+ */
 static struct pw_region *region_of(struct pw *w, const void *p)
 {
 	const char *c = p;
+	int lo = 0, hi;
 
-	for (int i = 0; i < w->nreg; i++)
-		if (c >= w->reg[i].base && c < w->reg[i].base + w->reg[i].len)
-			return &w->reg[i];
+	if (w->nsorted != w->nreg) {
+		for (int i = 0; i < w->nreg; i++)
+			w->by_addr[i] = i;
+		sorting = w;
+		qsort(w->by_addr, (size_t)w->nreg, sizeof(*w->by_addr), by_base);
+		w->nsorted = w->nreg;
+	}
+	hi = w->nreg;
+	while (lo < hi) {	/* the first region starting above @p */
+		int mid = lo + (hi - lo) / 2;
+
+		if (w->reg[w->by_addr[mid]].base <= c)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo > 0) {
+		struct pw_region *r = &w->reg[w->by_addr[lo - 1]];
+
+		if (c < r->base + r->len)
+			return r;
+	}
 	return NULL;
 }
 
@@ -319,7 +364,7 @@ static struct {
 	int pending;		/* steps handed over, not yet sampled */
 	struct pw *w;
 	/* the step being handed over: weights per region, and its time */
-	uint32_t *use[PW_MAX_REGIONS];
+	uint32_t **use;
 	double t_ms;
 	void **pages;
 	int *status;
@@ -388,6 +433,11 @@ static void sampler_start(struct pw *w)
 	pthread_mutex_init(&smp.lock, NULL);
 	pthread_cond_init(&smp.cond, NULL);
 	smp.w = w;
+	smp.use = calloc((size_t)w->nreg + 1, sizeof(*smp.use));
+	if (!smp.use) {
+		pw_fail(w, "out of memory for the sampler");
+		return;
+	}
 	for (int i = 0; i < w->nreg; i++) {
 		smp.npages += w->reg[i].len / PAGE;
 		smp.use[i] = calloc(w->reg[i].len / PAGE, sizeof(uint32_t));
@@ -401,6 +451,8 @@ static void sampler_start(struct pw *w)
  * which is long done at any realistic step length). */
 static void sampler_step(struct pw *w, double t_ms)
 {
+	if (!smp.up)
+		return;
 	pthread_mutex_lock(&smp.lock);
 	while (smp.pending)
 		pthread_cond_wait(&smp.cond, &smp.lock);

@@ -18,7 +18,6 @@
 #include "policy.h"
 
 #define PW_MAX_SAMPLES 256
-#define PW_MAX_REGIONS 512	/* kv: 8 sessions x 64 blocks */
 
 struct pw_opts {
 	double local_fraction;	/* of the data that fits the fast tier */
@@ -54,9 +53,13 @@ struct pw {
 	size_t first_touch_fast;	/* first-touch, interleave-auto: fast bytes
 					 * placed so far */
 	struct cxlpool *pool;	/* libcxlpool policy only */
-	/* per-page accounting for the kernel policies */
-	struct pw_region reg[PW_MAX_REGIONS];
-	int nreg;
+	/* per-page accounting for the kernel policies: every piece of
+	 * data (kv: one per block, 32768 at 64x its data), and their
+	 * indexes in address order for pw_touch's lookup (sorted when
+	 * first looked up after a new one) */
+	struct pw_region *reg;
+	int nreg, reg_cap;
+	int *by_addr, nsorted;
 	/* figures */
 	struct pw_sample s[PW_MAX_SAMPLES];
 	int ns;
