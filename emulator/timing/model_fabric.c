@@ -193,13 +193,26 @@ double mf_access_by(struct mf_target *t, enum mf_dir dir, double issue,
 		queued += q;
 		degraded += mf_degraded_ns(t->res[i]);
 	}
-	if (t->solo)
-		t->misses[dir]++;
-	else
-		__atomic_fetch_add(&t->misses[dir], 1, __ATOMIC_RELAXED);
+	if (who >= 0) {	/* only this requester's thread writes its count */
+		uint64_t *n = &t->misses_by[who % MF_FLOW_SLOTS].n[dir];
+
+		__atomic_store_n(n, __atomic_load_n(n, __ATOMIC_RELAXED) + 1,
+				 __ATOMIC_RELAXED);
+	} else {
+		__atomic_fetch_add(&t->misses_by[0].n[dir], 1, __ATOMIC_RELAXED);
+	}
 	if (passed)
 		*passed = at;
 	return at + queued + degraded + mf_target_latency(t, dir);
+}
+
+uint64_t mf_target_misses(const struct mf_target *t, enum mf_dir dir)
+{
+	uint64_t n = 0;
+
+	for (int i = 0; i < MF_FLOW_SLOTS; i++)
+		n += __atomic_load_n(&t->misses_by[i].n[dir], __ATOMIC_RELAXED);
+	return n;
 }
 
 void mf_window_init(struct mf_window *w, int n)

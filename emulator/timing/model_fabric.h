@@ -149,7 +149,6 @@ struct mf_target {
 	double hops_ns;		/* bridge, ports, switches, links: round trip */
 	int nres;
 	struct mf_res *res[MF_MAX_PATH];
-	uint64_t misses[2];
 	/*
 	 * One requester uses the path's resources (one host, one vCPU): the
 	 * resources' own lanes, no shares, no atomic counts (three locked
@@ -157,7 +156,21 @@ struct mf_target {
 	 * host harness).
 	 */
 	bool solo;
+	/*
+	 * Misses by requester (who % MF_FLOW_SLOTS; read and write), each
+	 * requester's on a cache line of its own: one counter shared by
+	 * the host's vCPUs, beside the fields every miss reads, put a line
+	 * transfer between the host's cores in every miss (mf_target_misses
+	 * sums them).
+	 */
+	struct mf_miss_count {
+		uint64_t n[2];
+		char pad[64 - 2 * sizeof(uint64_t)];
+	} misses_by[MF_FLOW_SLOTS] __attribute__((aligned(64)));
 };
+
+/* @t's misses in direction @dir, every requester's. */
+uint64_t mf_target_misses(const struct mf_target *t, enum mf_dir dir);
 
 struct mf_region {
 	char name[MF_NAME];

@@ -110,26 +110,36 @@ static bool snoop(const struct tm_host_mem *h, const struct tm_cpu_mem *c,
  */
 #define TM_LLC_SETTLE_NS 1e6
 
-static void llc_lock(struct tm_host_mem *h)
+/* The lock of @line's set: sets spread over the locks by a hash, so
+ * that two streams a fixed distance apart do not share one throughout. */
+static int *llc_lock_of(struct tm_host_mem *h, uint64_t line)
 {
-	if (h->solo)
-		return;
-	tm_spin_lock(&h->llc_lock);
+	uint32_t tag;
+	uint64_t set = set_index(&h->llc, line, &tag);
+
+	return &h->llc_locks[(uint32_t)(set * 0x9e3779b1u) >> 26].lock;
 }
 
-static void llc_unlock(struct tm_host_mem *h)
+static void llc_lock(struct tm_host_mem *h, uint64_t line)
 {
 	if (h->solo)
 		return;
-	tm_spin_unlock(&h->llc_lock);
+	tm_spin_lock(llc_lock_of(h, line));
+}
+
+static void llc_unlock(struct tm_host_mem *h, uint64_t line)
+{
+	if (h->solo)
+		return;
+	tm_spin_unlock(llc_lock_of(h, line));
 }
 
 /* @line's copy in the last level, if any, goes. */
 static void llc_drop(struct tm_host_mem *h, uint64_t line)
 {
-	llc_lock(h);
+	llc_lock(h, line);
 	mc_take(&h->llc, line, 0, NULL);
-	llc_unlock(h);
+	llc_unlock(h, line);
 }
 
 /* The other cores' copies of @line go (see invalidate_others). */
@@ -260,13 +270,13 @@ static void l2_victim(struct tm_host_mem *h, struct tm_cpu_mem *c,
 	struct mc_ref r;
 	uint64_t victim;
 
-	llc_lock(h);
+	llc_lock(h, line);
 	mc_find(&h->llc, line, &r);
 	if (r.way >= 0)
 		mc_use(&h->llc, &r, MC_DIRTY, 0, 0, NULL);
 	else if (mc_put(&h->llc, &r, MC_DIRTY, now, &victim))
 		write_back(h, c, victim, now);
-	llc_unlock(h);
+	llc_unlock(h, line);
 }
 
 /* Put @line, which @r did not find in L2, there. */
@@ -423,9 +433,9 @@ static void prefetch(struct tm_host_mem *h, struct tm_cpu_mem *c,
 			break;
 		issue = prefetch_issue(c, now);
 		t = target_of(h, l);
-		llc_lock(h);
+		llc_lock(h, l);
 		ready = llc_fill(h, c, l, t, issue, &src);
-		llc_unlock(h);
+		llc_unlock(h, l);
 		if (src != LLC_HIT)
 			mf_window_fill(&c->win, ready);
 		c->st.prefetches++;
@@ -460,11 +470,11 @@ static void hop_put(struct tm_host_mem *h, struct tm_cpu_mem *c, uint64_t line,
 	uint64_t victim;
 	struct mc_ref r;
 
-	llc_lock(h);
+	llc_lock(h, line);
 	mc_find(&h->llc, line, &r);
 	if (r.way < 0 && mc_put(&h->llc, &r, 0, ready, &victim))
 		write_back(h, c, victim, now);
-	llc_unlock(h);
+	llc_unlock(h, line);
 	mc_find(&c->l2, line, &r);
 	l2_put(h, c, &r, MC_PREFETCHED, ready, now);
 }
@@ -477,9 +487,9 @@ static void hop_fetch(struct tm_host_mem *h, struct tm_cpu_mem *c, uint64_t line
 	enum llc_source src;
 	double ready;
 
-	llc_lock(h);
+	llc_lock(h, line);
 	ready = llc_fill(h, c, line, t, issue, &src);
-	llc_unlock(h);
+	llc_unlock(h, line);
 	c->st.prefetches++;
 	mc_find(&c->l2, line, &r);
 	l2_put(h, c, &r, MC_PREFETCHED, ready, now);
@@ -609,11 +619,11 @@ static void runon_refetch(struct tm_host_mem *h, struct tm_cpu_mem *c,
 		if (r2.way < 0 || !(mc_flags(&c->l2, &r2) & MC_RUNON))
 			continue;
 		mc_drop(&c->l2, &r2);
-		llc_lock(h);
+		llc_lock(h, l);
 		mc_find(&h->llc, l, &rl);
 		if (rl.way >= 0 && !(mc_flags(&h->llc, &rl) & MC_DIRTY))
 			mc_drop(&h->llc, &rl);
-		llc_unlock(h);
+		llc_unlock(h, l);
 		c->st.runon_refetched++;
 	}
 	/* the stream that ran on here ended at its page: nothing follows it */
@@ -669,9 +679,9 @@ double tm_mem_access_line(struct tm_host_mem *h, struct tm_cpu_mem *c,
 	/* a demand miss needs a miss slot like any other */
 	issue = own_request_slot(c, now);
 	t = target_of(h, line);
-	llc_lock(h);
+	llc_lock(h, line);
 	ready = llc_fill(h, c, line, t, issue, &src);
-	llc_unlock(h);
+	llc_unlock(h, line);
 	if (src != LLC_HIT) {
 		c->st.llc_miss++;
 		mf_window_fill(&c->win, ready);
@@ -761,10 +771,10 @@ double tm_mem_flush(struct tm_host_mem *h, struct tm_cpu_mem *c, uint64_t pa,
 				*o->repeat_key = 0;
 		}
 	}
-	llc_lock(h);
+	llc_lock(h, line);
 	dirty |= mc_take(&h->llc, line, MC_DIRTY, NULL);
 	mc_take(&h->llc, line, 0, NULL);
-	llc_unlock(h);
+	llc_unlock(h, line);
 	t = target_of(h, line);
 	if (!dirty || !t)
 		return now;

@@ -138,6 +138,8 @@ static void roi_point_of(struct vcpu *v, unsigned int vi, struct roi_point *p,
 	/* what the emulation cost, for the overhead benchmark */
 	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu);
 	p->host_cpu_ns = cpu.tv_sec * 1e9 + cpu.tv_nsec;
+	p->wait_cpu_ns = v->wait_cpu_ns;
+	p->waits = v->waits;
 	for (int i = 0; i < TM_MAX_VCPUS; i++) {
 		struct vcpu *o = __atomic_load_n(&tp.cpu[i], __ATOMIC_ACQUIRE);
 

@@ -173,6 +173,7 @@ static void write_roi(FILE *f, const struct roi_report_ctx *ctx,
 	fprintf(f, "    {\"id\": %d, \"vcpu\": %u, \"end_vcpu\": %u, "
 		"\"begin_ns\": %.1f, "
 		"\"end_ns\": %.1f, \"modeled_ns\": %.1f, \"host_cpu_ns\": %.0f, "
+		"\"wait_cpu_ns\": %.0f, \"waits\": %" PRIu64 ", "
 		"\"insns\": %" PRIu64
 		", \"kernel_insns\": %" PRIu64 ", \"clock_irqs\": %" PRIu64
 		",\n      \"accesses\": %" PRIu64 ", \"loads\": %" PRIu64
@@ -188,7 +189,9 @@ static void write_roi(FILE *f, const struct roi_report_ctx *ctx,
 		", \"mem_writes_local\": %" PRIu64
 		", \"mem_writes_cxl\": %" PRIu64 ",\n      ",
 		r->id, r->begin.vcpu, r->end.vcpu, r->begin.t_ns, r->end.t_ns, ns,
-		r->end.host_cpu_ns - r->begin.host_cpu_ns, r->end.insns - r->begin.insns,
+		r->end.host_cpu_ns - r->begin.host_cpu_ns,
+		r->end.wait_cpu_ns - r->begin.wait_cpu_ns, r->end.waits - r->begin.waits,
+		r->end.insns - r->begin.insns,
 		r->end.kernel_insns - r->begin.kernel_insns,
 		r->end.clock_irqs - r->begin.clock_irqs, D(accesses), D(loads), D(stores),
 		D(l1_miss), D(l2_miss), D(llc_miss), D(prefetches), D(page_hops),
@@ -292,8 +295,8 @@ bool roi_write_report(struct roi_log *l, const struct roi_report_ctx *ctx,
 			"\"write_latency_ns\": %.1f, \"read_misses\": %" PRIu64
 			", \"write_misses\": %" PRIu64 "}",
 			t->cxl ? "cxl" : "local", mf_target_latency(t, MF_READ),
-			mf_target_latency(t, MF_WRITE), t->misses[0],
-			t->misses[1]);
+			mf_target_latency(t, MF_WRITE), mf_target_misses(t, MF_READ),
+			mf_target_misses(t, MF_WRITE));
 	}
 	fprintf(f, "\n  ],\n  \"links\": [");
 	for (int i = 0; i < ctx->nres; i++) {

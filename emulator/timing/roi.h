@@ -36,6 +36,8 @@ struct roi_point {
 	unsigned int vcpu;
 	double t_ns;
 	double host_cpu_ns;	/* the marking vCPU thread's host CPU time */
+	double wait_cpu_ns;	/* of which in skew waits (struct vcpu) */
+	uint64_t waits;		/* the marking vCPU's skew waits */
 	uint64_t insns;
 	uint64_t kernel_insns;	/* of which in the guest kernel (guest clock) */
 	uint64_t clock_irqs;	/* guest clock interrupts raised so far */

@@ -4,6 +4,7 @@
  *   -plugin libcxlbed-timing.so,config=FILE[,report=FILE][,shm=/NAME]
  *           [,arm=marker|boot|never][,stores=on|off][,sync_timeout_ms=N]
  *           [,hosts=N][,kernel=on|off][,stale_ms=N][,kprof=FILE]
+ *           [,waits=on|off]
  *
  * Until the guest executes its first marker (cxlbed-roi.h) only the
  * markers are watched, so boot runs at plain TCG speed and stores that
@@ -257,6 +258,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 	tp.cost = TP_COST_MODEL;
 	tp.kernel = false;	/* see instrument() */
 	tp.sync_timeout_ms = 2000;
+	tp.waits = true;
 	tp.stale_ms = 200;
 	g_mutex_init(&tp.lock);
 	for (int i = 0; i < argc; i++) {
@@ -293,6 +295,9 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 			if (!qemu_plugin_bool_parse(key, val, &tp.kernel))
 				return fail("cxlbed-timing: bad kernel=%s\n", val);
 			kernel_set = true;
+		} else if (!strcmp(key, "waits")) {
+			if (!qemu_plugin_bool_parse(key, val, &tp.waits))
+				return fail("cxlbed-timing: bad waits=%s\n", val);
 		} else if (!strcmp(key, "clock_fd"))
 			clock_fd = atoi(val);
 		else if (!strcmp(key, "hosts"))

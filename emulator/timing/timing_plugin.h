@@ -32,6 +32,12 @@ struct vcpu {
 	struct tm_vclock clk;
 	struct tm_cpu_mem mem;
 	double next_sync;
+	/* skew waits that held this vCPU, and the host CPU time its thread
+	 * spent in them (spinning; asleep costs none), sampled in one wait
+	 * of 16 and scaled: what keeping in step costs, in each region's
+	 * report */
+	uint64_t waits;
+	double wait_cpu_ns;
 	uint64_t beat_ms;	/* host ms of the last check-in */
 	uint64_t beat_ktbs;	/* kernel_tbs then */
 	uint64_t last_vline;	/* virtual line of the last access + 1 */
@@ -121,6 +127,9 @@ struct tp_state {
 	char *report;
 	const char *config_path;
 	unsigned int sync_timeout_ms;
+	/* false: no vCPU waits for another (make bench's floor only: the
+	 * figures then follow the host's scheduling) */
+	bool waits;
 	uint64_t sync_timeouts;
 	uint64_t stale_rejoins;	/* clock jumps after a long silence */
 	uint64_t blocked_skips;	/* skew waits ended: the laggard slept in QEMU */

@@ -19,20 +19,22 @@
 set -eu
 . "$(dirname "$0")/lib.sh"
 
-# rows RUNDIR: "node streams ns_per_access host_s_per_modeled_s", one per
-# workload and node of vcpus.scn (its regions end in the order the
-# workloads ran, one per stream)
+# rows RUNDIR: "node streams ns_per_access host_s_per_modeled_s
+# wait_share", one per workload and node of vcpus.scn (its regions end in
+# the order the workloads ran, one per stream); wait_share: the part of
+# the streams' host CPU spent in skew waits
 vcpu_rows() {
 	{ jq -r '.workloads[] | "w \(.node) \(.output.threads // 1)"' "$1/summary.json"
-	  jq -r '.rois[] | "r \(.host_cpu_ns) \(.accesses) \(.modeled_ns)"' "$1/timing-h0.json"
+	  jq -r '.rois[] | "r \(.host_cpu_ns) \(.accesses) \(.modeled_ns) \(.wait_cpu_ns)"' "$1/timing-h0.json"
 	} | awk 'BEGIN { nw = 0; nr = 0; i = 0 }
 		$1 == "w" { node[nw] = $2; k[nw++] = $3; next }
-		{ cpu[nr] = $2; acc[nr] = $3; mod[nr++] = $4 }
+		{ cpu[nr] = $2; acc[nr] = $3; mod[nr] = $4; wt[nr++] = $5 }
 		END { for (w = 0; w < nw; w++) {
-			ns = s = 0
+			ns = s = c = wc = 0
 			for (j = 0; j < k[w]; j++) {
-				ns += cpu[i] / (acc[i] / k[w]); s += cpu[i] / mod[i]; i++ }
-			print node[w], k[w], ns / k[w], s / k[w] } }'
+				ns += cpu[i] / (acc[i] / k[w]); s += cpu[i] / mod[i]
+				c += cpu[i]; wc += wt[i]; i++ }
+			print node[w], k[w], ns / k[w], s / k[w], c ? wc / c : 0 } }'
 }
 # rows RUNDIR: "alone|together ns_per_access host_s_per_modeled_s" of
 # hosts.scn: h0 alone, then the mean of h0 and h1 together
@@ -68,7 +70,7 @@ for load in quiet busy; do
 done
 
 echo "keeping vCPUs and hosts in step: host CPU per guest access of each stream (host time, timing model on; $(nproc) cores; busy = two spinning processes)"
-printf '  %-22s %-42s %s\n' "" "quiet" "busy"
+printf '  %-22s %-54s %s\n' "" "quiet" "busy"
 for node in 0 1; do
 	kind=DRAM; [ "$node" = 1 ] && kind=CXL
 	for k in 1 2 4; do
@@ -76,8 +78,8 @@ for node in 0 1; do
 		for load in quiet busy; do
 			line="$line $(awk -v n="$node" -v k="$k" '
 				$1 == n && $2 == 1 { one = $3 }
-				$1 == n && $2 == k { ns = $3; s = $4 }
-				END { printf "%6.1f ns/access %6.1f host s/modeled s %5.2fx", ns, s, ns / one }' \
+				$1 == n && $2 == k { ns = $3; s = $4; w = $5 }
+				END { printf "%6.1f ns/access %6.1f host s/modeled s %5.2fx %3.0f%% waiting", ns, s, ns / one, 100 * w }' \
 				"$tmp/vcpus.$load")"
 		done
 		echo "$line"
