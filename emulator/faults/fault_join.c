@@ -429,8 +429,6 @@ static bool exposed(struct faults *f, const struct fault_run *r, const struct re
 
 void fault_join(struct faults *f, struct run_result *res)
 {
-	g_autoptr(GHashTable) claimed = g_hash_table_new_full(g_str_hash, g_str_equal,
-							      g_free, NULL);
 	g_autofree struct joined *js = g_new0(struct joined, f->runs->len);
 	guint64 corrupt = 0;
 	const struct res_workload *w;

@@ -201,7 +201,7 @@ static void test_qemu_accepts(const char *name)
 {
 	const char *kernel = g_getenv("CXLBED_TEST_KERNEL");
 	g_autofree char *qemu = g_find_program_in_path(CXLBED_DEFAULT_QEMU);
-	g_autofree char *dir = NULL, *initrd = NULL, *log = NULL;
+	g_autofree char *dir = NULL, *initrd = NULL;
 	g_autoptr(cb_topology) t = load(name);
 	struct cb_host *h;
 	struct cb_pool *p;

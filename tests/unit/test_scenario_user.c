@@ -17,9 +17,9 @@ static void good(void)
 {
 	g_autoptr(GError) err = NULL;
 	g_autofree char *exe = write_file("mybench", "#!/bin/sh\necho hi\n");
-	g_autofree char *data = write_file("input.dat", "x");
 	struct scenario *s;
 
+	g_free(write_file("input.dat", "x"));	/* named in files = below */
 	chmod(exe, 0755);
 	s = load("[scenario]\ntopology = t.topo\n"
 		 "packages = sysbench numactl, redis-tools numactl\n"
