@@ -111,8 +111,14 @@ check "2host: each host re-protected onto the surviving node" \
 	test "$(sj "$out" '[.faults[0].detections[] | select(.repaired_bytes > 0) | .host] | unique | length')" = 2
 check "2host: 0 bytes lost on either host, every block verified, no corrupt value" \
 	test "$(jq -r '[.workloads[].output | select(.final_ok > 0 and .final_lost == 0 and .corrupt == 0)] | length' "$out/summary.json")" = 2
+# A host whose degraded spell was shorter than an epoch has no degraded
+# epoch and so no ratio (CI: h0 detected the loss in 0.09 ms, served
+# again at 0.15 ms, and all its epochs were normal or protected); the
+# fault's is the worst of those there are, and at least one host has one.
 check "2host: each host's throughput around the fault is reported, the worst as the fault's" \
-	test "$(sj "$out" '.faults[0] | (.workloads | length) == 2 and .workload.degraded_vs_normal == ([.workloads[].degraded_vs_normal] | min)')" = true
+	test "$(sj "$out" '.faults[0] | [.workloads[].degraded_vs_normal | numbers] as $r |
+		(.workloads | length) == 2 and ($r | length) >= 1 and
+		.workload.degraded_vs_normal == ($r | min)')" = true
 sj "$out" '.faults[0].detections[] | "2host: \(.host): detection \(.detection_ns/1e6) ms, served again \((.detection_ns + .stall_ns)/1e6) ms, repair \(.repair_gibps) GiB/s (modeled)"' | diag
 check "2host: p3 stays free (two surviving nodes are all rep2 needs; no LD of p3 bound)" \
 	test "$(sj "$out" '[.pool.lds[] | select(.pool == "p3") | .state] | length > 0 and all(. == "free")')" = true
