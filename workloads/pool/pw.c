@@ -258,12 +258,11 @@ void *pw_aux(struct pw *w, size_t n)
 			 node_mask(w->fast_node, -1));
 }
 
-static const struct pw *sorting;
-
-static int by_base(const void *a, const void *b)
+static int by_base(const void *a, const void *b, void *arg)
 {
-	const char *x = sorting->reg[*(const int *)a].base;
-	const char *y = sorting->reg[*(const int *)b].base;
+	const struct pw *w = arg;
+	const char *x = w->reg[*(const int *)a].base;
+	const char *y = w->reg[*(const int *)b].base;
 
 	return x < y ? -1 : x > y;
 }
@@ -281,8 +280,7 @@ static struct pw_region *region_of(struct pw *w, const void *p)
 	if (w->nsorted != w->nreg) {
 		for (int i = 0; i < w->nreg; i++)
 			w->by_addr[i] = i;
-		sorting = w;
-		qsort(w->by_addr, (size_t)w->nreg, sizeof(*w->by_addr), by_base);
+		qsort_r(w->by_addr, (size_t)w->nreg, sizeof(*w->by_addr), by_base, w);
 		w->nsorted = w->nreg;
 	}
 	hi = w->nreg;
