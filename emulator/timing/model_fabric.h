@@ -44,9 +44,15 @@ struct mf_counters {
 #define MF_EPOCHS 4	/* ring of the latest epochs' bytes */
 
 struct mf_user {
-	int32_t who;		/* sync slot + 1; 0 = free entry */
-	int32_t pad;
-	uint64_t used[2][MF_EPOCHS];	/* bytes moved in epoch used_epoch */
+	/*
+	 * Sync slot + 1; 0 = free entry. Every requester reads the entries
+	 * before its own at every access (mf_res_user): on a line of its
+	 * own. Beside the counts below, which its requester writes at every
+	 * access, it put a line transfer between two vCPUs streaming
+	 * together in each of the second one's misses.
+	 */
+	int32_t who __attribute__((aligned(64)));
+	uint64_t used[2][MF_EPOCHS] __attribute__((aligned(64)));	/* bytes moved in epoch used_epoch */
 	uint64_t queued[2][MF_EPOCHS];	/* of which behind its own earlier ones */
 	double share[2][MF_EPOCHS];	/* its share then, bytes per ns */
 	/* bytes its transfers found queued ahead of them, summed, and how many */
@@ -61,7 +67,7 @@ struct mf_user {
 	double mates_ahead[2];
 	struct mf_counters count;	/* everything it moved here */
 	struct mf_lane lane[2];	/* its own, at its share (read, write) */
-};
+} __attribute__((aligned(64)));	/* no line shared with the next entry */
 
 /*
  * Modeled ns of an epoch: shares are set from what every requester moved
