@@ -101,7 +101,7 @@ bool mc_insert(struct mc_level *l, uint64_t line, uint8_t flags, double ready,
 	struct mc_ref r;
 
 	mc_find(l, line, &r);
-	return mc_put(l, &r, flags, ready, victim);
+	return mc_put(l, &r, flags, ready, victim, NULL);
 }
 
 int mc_prefetch_observe(struct mc_prefetcher *p, uint64_t line,

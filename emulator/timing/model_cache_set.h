@@ -162,24 +162,35 @@ static inline uint8_t mc_use(struct mc_level *l, const struct mc_ref *r,
 	return old & ~MC_PENDING;
 }
 
+/* The line @r stands for (found or not). */
+static inline uint64_t mc_ref_line(const struct mc_level *l,
+				   const struct mc_ref *r)
+{
+	return (uint64_t)(r->tag - 1) * l->sets + r->index;
+}
+
 /*
  * Put the line @r did not find into @r's set, evicting the pseudo-LRU way
  * (an empty one first). Returns true when a dirty line left, its number in
- * *victim.
+ * *victim. Whatever line left, dirty or clean, in *gone plus 1 (0: the way
+ * was empty), unless @gone is NULL.
  */
 static inline __attribute__((always_inline)) bool
 mc_put(struct mc_level *l, const struct mc_ref *r, uint8_t flags, double ready,
-       uint64_t *victim)
+       uint64_t *victim, uint64_t *gone)
 {
 	uint32_t *t = tags_of(r->set);
 	uint8_t *f = flags_of(l, r->set);
 	uint32_t empty = tag_mask(l, r->set, 0) & l->full;
 	uint32_t old = ~*mru_of(l, r->set) & l->full;
 	int w = empty ? __builtin_ctz(empty) : old ? __builtin_ctz(old) : 0;
-	bool dirty = t[w] && (f[w] & MC_DIRTY);
+	uint32_t was = t[w];	/* once: another core may empty the way */
+	bool dirty = was && (f[w] & MC_DIRTY);
 
 	if (dirty && victim)
-		*victim = (uint64_t)(t[w] - 1) * l->sets + r->index;
+		*victim = (uint64_t)(was - 1) * l->sets + r->index;
+	if (gone)
+		*gone = was ? (uint64_t)(was - 1) * l->sets + r->index + 1 : 0;
 	flags &= ~MC_PENDING;
 	if (ready > 0) {	/* 0: arrived long ago, nothing to keep */
 		flags |= MC_PENDING;

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "model_mem.h"
+#include "model_holders.h"
 #include "spin_lock.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 bool tm_host_mem_init(struct tm_host_mem *h, const struct tm_mem_cfg *cfg,
@@ -14,19 +16,31 @@ bool tm_host_mem_init(struct tm_host_mem *h, const struct tm_mem_cfg *cfg,
 		return false;
 	while ((1u << h->line_shift) < cfg->line_bytes)
 		h->line_shift++;
-	return mc_level_init(&h->llc, cfg->llc_bytes, cfg->llc_ways,
-			     cfg->line_bytes);
+	h->holders = calloc(TM_HOLD_BUCKETS, sizeof(*h->holders));
+	if (!h->holders)
+		return false;
+	if (!mc_level_init(&h->llc, cfg->llc_bytes, cfg->llc_ways,
+			   cfg->line_bytes)) {
+		tm_host_mem_free(h);
+		return false;
+	}
+	return true;
 }
 
 void tm_host_mem_free(struct tm_host_mem *h)
 {
 	mc_level_free(&h->llc);
+	free(h->holders);
+	h->holders = NULL;
 }
 
 bool tm_cpu_mem_init(struct tm_cpu_mem *c, const struct tm_host_mem *h)
 {
 	memset(c, 0, sizeof(*c));
-	if (!mc_level_init(&c->l1, h->cfg.l1_bytes, h->cfg.l1_ways,
+	c->held = calloc(TM_HOLD_BUCKETS, sizeof(*c->held));
+	c->held_scratch = calloc(TM_HOLD_BUCKETS, sizeof(*c->held_scratch));
+	if (!c->held || !c->held_scratch ||
+	    !mc_level_init(&c->l1, h->cfg.l1_bytes, h->cfg.l1_ways,
 			   h->cfg.line_bytes) ||
 	    !mc_level_init(&c->l2, h->cfg.l2_bytes, h->cfg.l2_ways,
 			   h->cfg.line_bytes)) {
@@ -46,6 +60,9 @@ void tm_cpu_mem_free(struct tm_cpu_mem *c)
 {
 	mc_level_free(&c->l1);
 	mc_level_free(&c->l2);
+	free(c->held);
+	free(c->held_scratch);
+	c->held = c->held_scratch = NULL;
 }
 
 void tm_host_mem_add_core(struct tm_host_mem *h, struct tm_cpu_mem *c)
@@ -55,6 +72,8 @@ void tm_host_mem_add_core(struct tm_host_mem *h, struct tm_cpu_mem *c)
 	if (n >= TM_HOST_CORES)
 		return;
 	h->cores[n] = c;
+	c->bit = 1u << n;
+	tm_hold_join(h, c);
 	__atomic_store_n(&h->ncores, n + 1, __ATOMIC_RELEASE);
 }
 
@@ -79,14 +98,11 @@ void tm_host_mem_add_core(struct tm_host_mem *h, struct tm_cpu_mem *c)
 static bool snoop(const struct tm_host_mem *h, const struct tm_cpu_mem *c,
 		  uint64_t line, double *ready, bool *dirty)
 {
-	int n = __atomic_load_n(&h->ncores, __ATOMIC_ACQUIRE);
-
-	for (int i = 0; i < n; i++) {
-		struct tm_cpu_mem *o = h->cores[i];
+	/* only where the snoop filter says the line may be (model_holders.h) */
+	for (uint32_t who = tm_holders(h, c, line); who; who &= who - 1) {
+		struct tm_cpu_mem *o = h->cores[__builtin_ctz(who)];
 		struct mc_ref r1, r2;
 
-		if (o == c)
-			continue;
 		mc_find(&o->l2, line, &r2);
 		mc_find(&o->l1, line, &r1);
 		if (r2.way < 0 && r1.way < 0)
@@ -142,19 +158,24 @@ static void llc_drop(struct tm_host_mem *h, uint64_t line)
 	llc_unlock(h, line);
 }
 
-/* The other cores' copies of @line go (see invalidate_others). */
+/*
+ * The other cores' copies of @line go (see invalidate_others), where the
+ * snoop filter says they may be; the counts of a core it took from are
+ * its own to mend (model_holders.h).
+ */
 static void take_from_others(struct tm_host_mem *h, struct tm_cpu_mem *c,
-			     uint64_t line, int ncores)
+			     uint64_t line)
 {
 	bool took = false;
 
-	for (int i = 0; i < ncores; i++) {
-		struct tm_cpu_mem *o = h->cores[i];
+	for (uint32_t who = tm_holders(h, c, line); who; who &= who - 1) {
+		struct tm_cpu_mem *o = h->cores[__builtin_ctz(who)];
+		bool here = mc_take(&o->l1, line, 0, NULL);
 
-		if (o == c)
-			continue;
-		took |= mc_take(&o->l1, line, 0, NULL);
-		took |= mc_take(&o->l2, line, 0, NULL);
+		here |= mc_take(&o->l2, line, 0, NULL);
+		if (here)
+			tm_hold_taken(o);
+		took |= here;
 		if (o->last_line == line + 1) {	/* no repeat: it must miss */
 			o->last_line = 0;
 			if (o->repeat_key)
@@ -191,7 +212,7 @@ static void invalidate_others(struct tm_host_mem *h, struct tm_cpu_mem *c,
 	if (n < 2)
 		return;
 	llc_drop(h, line);
-	take_from_others(h, c, line, n);
+	take_from_others(h, c, line);
 }
 
 /*
@@ -255,7 +276,7 @@ static double llc_fill(struct tm_host_mem *h, struct tm_cpu_mem *c,
 		*src = LLC_MEMORY;
 	}
 	c->wb_until = 0;
-	if (mc_put(&h->llc, &r, dirty ? MC_DIRTY : 0, ready, &victim))
+	if (mc_put(&h->llc, &r, dirty ? MC_DIRTY : 0, ready, &victim, NULL))
 		write_back(h, c, victim, issue);
 	/* the line goes in where the victim was: not before it has left */
 	if (c->wb_until > ready)
@@ -274,9 +295,28 @@ static void l2_victim(struct tm_host_mem *h, struct tm_cpu_mem *c,
 	mc_find(&h->llc, line, &r);
 	if (r.way >= 0)
 		mc_use(&h->llc, &r, MC_DIRTY, 0, 0, NULL);
-	else if (mc_put(&h->llc, &r, MC_DIRTY, now, &victim))
+	else if (mc_put(&h->llc, &r, MC_DIRTY, now, &victim, NULL))
 		write_back(h, c, victim, now);
 	llc_unlock(h, line);
+}
+
+/*
+ * Put the line @r did not find in @c's L1 or L2 (@l) there: counted in
+ * the snoop filter before it goes in, its victim after it left
+ * (model_holders.h). True when the victim was dirty (*victim).
+ */
+static bool own_put(struct tm_host_mem *h, struct tm_cpu_mem *c,
+		    struct mc_level *l, const struct mc_ref *r, uint8_t flags,
+		    double ready, uint64_t *victim)
+{
+	uint64_t gone;
+	bool dirty;
+
+	tm_hold_add(h, c, mc_ref_line(l, r));
+	dirty = mc_put(l, r, flags, ready, victim, &gone);
+	if (gone)
+		tm_hold_sub(h, c, gone - 1);
+	return dirty;
 }
 
 /* Put @line, which @r did not find in L2, there. */
@@ -286,7 +326,7 @@ static void l2_put(struct tm_host_mem *h, struct tm_cpu_mem *c,
 {
 	uint64_t victim;
 
-	if (mc_put(&c->l2, r, flags, ready, &victim))
+	if (own_put(h, c, &c->l2, r, flags, ready, &victim))
 		l2_victim(h, c, victim, now);
 }
 
@@ -298,7 +338,7 @@ static void l1_put(struct tm_host_mem *h, struct tm_cpu_mem *c,
 	struct mc_ref r2;
 	uint64_t victim;
 
-	if (!mc_put(&c->l1, r, flags, ready, &victim))
+	if (!own_put(h, c, &c->l1, r, flags, ready, &victim))
 		return;
 	mc_find(&c->l2, victim, &r2);
 	if (r2.way >= 0)
@@ -472,7 +512,7 @@ static void hop_put(struct tm_host_mem *h, struct tm_cpu_mem *c, uint64_t line,
 
 	llc_lock(h, line);
 	mc_find(&h->llc, line, &r);
-	if (r.way < 0 && mc_put(&h->llc, &r, 0, ready, &victim))
+	if (r.way < 0 && mc_put(&h->llc, &r, 0, ready, &victim, NULL))
 		write_back(h, c, victim, now);
 	llc_unlock(h, line);
 	mc_find(&c->l2, line, &r);
@@ -558,6 +598,7 @@ void tm_mem_page_hop(struct tm_host_mem *h, struct tm_cpu_mem *c,
 		double ready;
 
 		if (!theirs && mc_take(&c->l2, from + off, MC_PREFETCHED, &ready)) {
+			tm_hold_sub(h, c, from + off);
 			was = target_of(h, from + off);
 			if (mc_contains(&c->l2, to + off))
 				;	/* there already: nothing to move */
@@ -619,6 +660,7 @@ static void runon_refetch(struct tm_host_mem *h, struct tm_cpu_mem *c,
 		if (r2.way < 0 || !(mc_flags(&c->l2, &r2) & MC_RUNON))
 			continue;
 		mc_drop(&c->l2, &r2);
+		tm_hold_sub(h, c, l);
 		llc_lock(h, l);
 		mc_find(&h->llc, l, &rl);
 		if (rl.way >= 0 && !(mc_flags(&h->llc, &rl) & MC_DIRTY))
@@ -676,6 +718,8 @@ double tm_mem_access_line(struct tm_host_mem *h, struct tm_cpu_mem *c,
 		goto done;
 	}
 	c->st.l2_miss++;
+	if (c->held_high && c->st.l2_miss >= c->recount_at)
+		tm_hold_recount(h, c);
 	/* a demand miss needs a miss slot like any other */
 	issue = own_request_slot(c, now);
 	t = target_of(h, line);
@@ -732,10 +776,12 @@ double tm_mem_store_nt(struct tm_host_mem *h, struct tm_cpu_mem *c,
 	/* the line is in no cache of ours now: no repeat may hit it */
 	if (c->last_line == line + 1)
 		c->last_line = 0;
-	mc_take(&c->l1, line, 0, NULL);
-	mc_take(&c->l2, line, 0, NULL);
+	if (mc_take(&c->l1, line, 0, NULL))
+		tm_hold_sub(h, c, line);
+	if (mc_take(&c->l2, line, 0, NULL))
+		tm_hold_sub(h, c, line);
 	llc_drop(h, line);
-	take_from_others(h, c, line, __atomic_load_n(&h->ncores, __ATOMIC_ACQUIRE));
+	take_from_others(h, c, line);
 	t = target_of(h, line);
 	issue = own_request_slot(c, now);
 	if (!t)
@@ -748,29 +794,51 @@ double tm_mem_store_nt(struct tm_host_mem *h, struct tm_cpu_mem *c,
 	return issue;
 }
 
+/*
+ * @o's copies of @line go, flushed by @o itself (@own) or by another core
+ * (then @o's snoop filter counts are its own to mend); true if one was
+ * dirty.
+ */
+static bool flush_from(struct tm_host_mem *h, struct tm_cpu_mem *o,
+		       uint64_t line, bool own)
+{
+	struct mc_level *levels[2] = { &o->l1, &o->l2 };
+	bool dirty = false;
+
+	for (int k = 0; k < 2; k++) {
+		struct mc_ref r;
+
+		mc_find(levels[k], line, &r);
+		if (r.way < 0)
+			continue;
+		dirty |= (mc_flags(levels[k], &r) & MC_DIRTY) != 0;
+		mc_drop(levels[k], &r);
+		if (own)
+			tm_hold_sub(h, o, line);
+		else
+			tm_hold_taken(o);
+	}
+	if (o->last_line == line + 1) {
+		o->last_line = 0;
+		if (o->repeat_key)
+			*o->repeat_key = 0;
+	}
+	return dirty;
+}
+
 double tm_mem_flush(struct tm_host_mem *h, struct tm_cpu_mem *c, uint64_t pa,
 		    double now)
 {
 	uint64_t line = pa >> h->line_shift;
-	int n = __atomic_load_n(&h->ncores, __ATOMIC_ACQUIRE);
-	bool dirty = false;
+	bool dirty;
 	struct mf_target *t;
 	double issue, passed;
 
-	/* every copy of the host goes, its own and the other cores' */
-	for (int i = 0; i < n; i++) {
-		struct tm_cpu_mem *o = h->cores[i];
-
-		dirty |= mc_take(&o->l1, line, MC_DIRTY, NULL);
-		dirty |= mc_take(&o->l2, line, MC_DIRTY, NULL);
-		mc_take(&o->l1, line, 0, NULL);
-		mc_take(&o->l2, line, 0, NULL);
-		if (o->last_line == line + 1) {
-			o->last_line = 0;
-			if (o->repeat_key)
-				*o->repeat_key = 0;
-		}
-	}
+	/* every copy of the host goes: its own, and the other cores' where
+	 * the snoop filter says they may be */
+	dirty = flush_from(h, c, line, true);
+	for (uint32_t who = tm_holders(h, c, line); who; who &= who - 1)
+		dirty |= flush_from(h, h->cores[__builtin_ctz(who)], line, false);
 	llc_lock(h, line);
 	dirty |= mc_take(&h->llc, line, MC_DIRTY, NULL);
 	mc_take(&h->llc, line, 0, NULL);

@@ -42,6 +42,8 @@ struct tm_mem_cfg {
 #define TM_HOST_CORES 32
 /* pages a core remembers a stream entering from their physical neighbour */
 #define TM_CLAIMED 16
+/* buckets of guest pages in the snoop filter (model_holders.h) */
+#define TM_HOLD_BUCKETS (1u << 16)
 
 struct tm_mem_stats {
 	uint64_t accesses, loads, stores;
@@ -98,6 +100,11 @@ struct tm_host_mem {
 	struct tm_cpu_mem *cores[TM_HOST_CORES];
 	int ncores;
 	/*
+	 * The snoop filter (model_holders.h): per bucket of guest pages, the
+	 * cores (bit i: cores[i]) that may hold one of its lines in L1 or L2.
+	 */
+	uint32_t *holders;
+	/*
 	 * One requester: the host's only vCPU, and no other host on the
 	 * segment. Nobody else touches the last level then: no lock.
 	 */
@@ -116,6 +123,17 @@ struct tm_cpu_mem {
 	 */
 	uint64_t *repeat_key;
 	struct mc_level l1, l2;
+	/*
+	 * The snoop filter's side of this core (model_holders.h): its bit in
+	 * the host's holders (0 until tm_host_mem_add_core), its lines in L1
+	 * and L2 per bucket (and a second array to recount into), and whether
+	 * another core took lines from it since it last counted (then the
+	 * counts may be high), with when it may count again (its L2 misses).
+	 */
+	uint32_t bit;
+	uint32_t *held, *held_scratch;
+	bool held_high;
+	uint64_t recount_at;
 	struct mc_prefetcher pf;
 	struct mf_window win;
 	/*
