@@ -30,9 +30,23 @@ void tm_sync_stop(struct tm_sync *s, int slot)
 	tm_sync_store(s, slot, 0);
 }
 
-/* Not FUTEX_PRIVATE: the words live in memory every host's QEMU maps. */
-void tm_sync_wake(struct tm_sync *s, int slot)
+/*
+ * Not FUTEX_PRIVATE: the words live in memory every host's QEMU maps. A
+ * halt or a stop wakes every sleeper (a halted slot must be rung, a
+ * stopped one holds nobody back); a running clock only those it has
+ * passed, the others would sleep again at once. Whoever it wakes sets
+ * wake_at again if it must go on waiting.
+ */
+void tm_sync_wake(struct tm_sync *s, int slot, uint64_t v)
 {
+	if (s->wake_at) {
+		bool event = !v || (s->halted &&
+				    __atomic_load_n(&s->halted[slot], __ATOMIC_RELAXED));
+
+		if (!event && v < __atomic_load_n(&s->wake_at[slot], __ATOMIC_SEQ_CST))
+			return;
+		__atomic_store_n(&s->wake_at[slot], UINT64_MAX, __ATOMIC_SEQ_CST);
+	}
 	__atomic_fetch_add(&s->moved[slot], 1, __ATOMIC_SEQ_CST);
 	syscall(SYS_futex, &s->moved[slot], FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
 }
@@ -70,8 +84,36 @@ static int sync_running(const struct tm_sync *s)
 	return running;
 }
 
-bool tm_sync_sleep_on(struct tm_sync *s, int w, bool (*blocked)(void *ctx),
-		      void *ctx, unsigned int max_us)
+/*
+ * Woken as soon as the laggard has come within the skew of it, a waiter
+ * ran for one check-in (a quarter of the skew) and waited again: with
+ * four vCPUs on two host cores every wait was a host context switch, and
+ * the switches took a third of the vCPUs' host CPU (docs/timing-model.md).
+ * With no core to spare, it waits instead until the laggard has caught
+ * up with it, and then runs a whole skew's worth. The bound still holds:
+ * going on later than allowed never breaks it; nor does it starve
+ * anybody, as the slot furthest behind never waits.
+ */
+uint64_t tm_sync_until(const struct tm_sync *s, double now)
+{
+	if (s->cores > 0 && sync_running(s) > s->cores)
+		return (uint64_t)now + 1;
+	return now > (double)s->skew_ns ? (uint64_t)(now - (double)s->skew_ns) + 1 : 0;
+}
+
+/* Lower slot @w's wake_at to @until, if it is above. */
+static void wake_at_least(struct tm_sync *s, int w, uint64_t until)
+{
+	uint64_t cur = __atomic_load_n(&s->wake_at[w], __ATOMIC_SEQ_CST);
+
+	while (until < cur &&
+	       !__atomic_compare_exchange_n(&s->wake_at[w], &cur, until, false,
+					    __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
+		;
+}
+
+bool tm_sync_sleep_on(struct tm_sync *s, int w, uint64_t until,
+		      bool (*blocked)(void *ctx), void *ctx, unsigned int max_us)
 {
 	uint64_t start = mono_ns(), moved_at = start, spent, left_ns;
 	uint64_t last = __atomic_load_n(&s->slot[w], __ATOMIC_ACQUIRE);
@@ -103,6 +145,8 @@ bool tm_sync_sleep_on(struct tm_sync *s, int w, bool (*blocked)(void *ctx),
 	pause.tv_sec = left_ns / 1000000000;
 	pause.tv_nsec = (long)(left_ns % 1000000000);
 	__atomic_fetch_add(&s->watchers[w], 1, __ATOMIC_SEQ_CST);
+	if (s->wake_at)
+		wake_at_least(s, w, until);
 	seen = __atomic_load_n(&s->moved[w], __ATOMIC_SEQ_CST);
 	if (blocked(ctx)) {
 		long rc = syscall(SYS_futex, &s->moved[w], FUTEX_WAIT, seen,
@@ -225,7 +269,8 @@ bool tm_sync_wait(struct tm_sync *s, int slot, double now,
 		else if (mono_ms() > deadline)
 			return false;
 		if (w >= 0)
-			tm_sync_sleep_on(s, w, tm_sync_still_ahead, &a, 1000);
+			tm_sync_sleep_on(s, w, tm_sync_until(s, now),
+					 tm_sync_still_ahead, &a, 1000);
 	}
 	return true;
 }

@@ -69,13 +69,22 @@ struct tm_sync {
 	 */
 	uint32_t *watchers;
 	uint32_t *moved;
+	/*
+	 * The least clock (published value) slot i must reach before its
+	 * sleepers may go on (their `until`); a publish below it wakes
+	 * nobody. Each vCPU publishes four times a skew, and woken at every
+	 * publish a waiter mostly slept again: four vCPUs on two host cores
+	 * switched 56 000 times a second (docs/timing-model.md).
+	 */
+	uint64_t *wake_at;
 	/* longest spin before that sleep (0: sleep at once); model_time.c */
 	uint64_t spin_ns;
 	/* host cores: a waiter spins only while running slots are no more */
 	int cores;
 };
 
-void tm_sync_wake(struct tm_sync *s, int slot);
+/* @slot now holds @v: wake its sleepers, unless it is below what they wait for. */
+void tm_sync_wake(struct tm_sync *s, int slot, uint64_t v);
 #define TM_SYNC_SPIN_NS 50000	/* tm_sync_sleep_on's default spin */
 
 /*
@@ -89,7 +98,7 @@ static inline void tm_sync_store(struct tm_sync *s, int slot, uint64_t v)
 
 	/* the same value again (a waiter re-checking) wakes nobody */
 	if (was != v && __atomic_load_n(&s->watchers[slot], __ATOMIC_RELAXED))
-		tm_sync_wake(s, slot);
+		tm_sync_wake(s, slot, v);
 }
 
 void tm_sync_publish(struct tm_sync *s, int slot, double now);
@@ -134,18 +143,25 @@ bool tm_sync_wait(struct tm_sync *s, int slot, double now,
 
 /*
  * Wait in the host, at most @max_us, while @blocked(@ctx) holds and slot
- * @w (the one holding us back) has not published: spinning while it
- * moves, asleep on a futex once it stalls (model_time.c says when). A
- * publish between the caller's check and our sleep is not lost: we
- * register as its watcher before the last check. Before, waits polled
+ * @w (the one holding us back) has not published a value of at least
+ * @until (a clock + 1, as slots hold them; 0: any new value), nor halted
+ * or stopped: spinning while it moves, asleep on a futex once it stalls
+ * (model_time.c says when). A publish between the caller's check and our
+ * sleep is not lost: we register as its watcher before the last check. Before, waits polled
  * with 20 us sleeps (more with the kernel's timer slack), and every
  * handoff between vCPUs in step cost one: one stream row of the table
  * took 31 s of host time with two vCPUs on two host cores (4 s now) and
  * 123 s with four (89 s now), 250 s beside another test. False on the
  * time-out.
  */
-bool tm_sync_sleep_on(struct tm_sync *s, int w, bool (*blocked)(void *ctx),
-		      void *ctx, unsigned int max_us);
+bool tm_sync_sleep_on(struct tm_sync *s, int w, uint64_t until,
+		      bool (*blocked)(void *ctx), void *ctx, unsigned int max_us);
+/*
+ * The @until of a wait at @now for the skew bound: the clock every other
+ * slot must have reached, + 1; with more slots running than the host has
+ * cores, @now itself (model_time.c says why).
+ */
+uint64_t tm_sync_until(const struct tm_sync *s, double now);
 /* tm_sync_sleep_on's test for a tm_sync_wait: is @slot still ahead at @now? */
 struct tm_ahead {
 	struct tm_sync *s;

@@ -185,12 +185,14 @@ static bool watch_blocked(struct blocked_watch *b, const struct vcpu *o,
  * watch, still run that often).
  */
 #define SYNC_SLEEP_US 500
-static void sleep_on_laggard(struct vcpu *v, bool (*blocked)(void *), void *ctx)
+static void sleep_on_laggard(struct vcpu *v, double now,
+			     bool (*blocked)(void *), void *ctx)
 {
 	int w = tm_sync_min_slot(&tp.sync, v->slot);
 
 	if (w >= 0)
-		tm_sync_sleep_on(&tp.sync, w, blocked, ctx, SYNC_SLEEP_US);
+		tm_sync_sleep_on(&tp.sync, w, tm_sync_until(&tp.sync, now),
+				 blocked, ctx, SYNC_SLEEP_US);
 }
 
 /*
@@ -242,7 +244,7 @@ static bool wait_skew(struct vcpu *v, unsigned int vi, double now)
 			if (watch_blocked(&watch, o, c, ms))
 				break;
 		}
-		sleep_on_laggard(v, tm_sync_still_ahead, &ahead);
+		sleep_on_laggard(v, now, tm_sync_still_ahead, &ahead);
 	}
 	if (cpu0 >= 0)
 		v->wait_cpu_ns += 16 * (thread_cpu_ns() - cpu0);

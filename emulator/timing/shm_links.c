@@ -116,6 +116,7 @@ void tm_shared_sync(struct tm_shared *s, struct tm_sync *sync, uint64_t skew_ns,
 	sync->halted = s->halted;
 	sync->watchers = s->watchers;
 	sync->moved = s->moved;
+	sync->wake_at = s->wake_at;
 	sync->spin_ns = TM_SYNC_SPIN_NS;
 	sync->stale_ms = stale_ms;
 	sync->nslots = &s->nslots;

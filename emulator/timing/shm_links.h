@@ -20,7 +20,7 @@
 #define TM_MAX_VCPUS MF_FLOW_SLOTS
 #define TM_MAX_SLOTS (TM_MAX_HOSTS * TM_MAX_VCPUS)
 #define TM_MAX_RES 64
-#define TM_SHM_MAGIC 0xCB5E7107u	/* bump when the layout changes */
+#define TM_SHM_MAGIC 0xCB5E7108u	/* bump when the layout changes */
 
 struct tm_shared {
 	uint32_t magic;
@@ -55,6 +55,7 @@ struct tm_shared {
 	uint32_t halted[TM_MAX_SLOTS];
 	uint32_t watchers[TM_MAX_SLOTS];	/* tm_sync_sleep_on */
 	uint32_t moved[TM_MAX_SLOTS];
+	uint64_t wake_at[TM_MAX_SLOTS];
 	struct mf_res res[TM_MAX_RES];
 	/* copy engines: NICs and DMA engines, shared by name (model_copy.h) */
 	struct ce_fabric copy;

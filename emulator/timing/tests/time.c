@@ -34,6 +34,56 @@ static void *publish_later(void *arg)
 	return NULL;
 }
 
+static void *halt_later(void *arg)
+{
+	struct timespec t = { 0, 50 * 1000 * 1000 };
+
+	(void)arg;
+	nanosleep(&t, NULL);
+	tm_sync_halt(&sync_, 5, 50);
+	return NULL;
+}
+
+static void *publish_50_later(void *arg)
+{
+	struct timespec t = { 0, 50 * 1000 * 1000 };
+
+	(void)arg;
+	nanosleep(&t, NULL);
+	tm_sync_publish(&sync_, 5, 50);
+	return NULL;
+}
+
+/* Slot 5 at 10, sleep on it (@until) while @fn changes it in another
+ * thread: woken (not the 10 s time-out)? */
+static bool sleep_beside(void *(*fn)(void *), uint64_t until)
+{
+	pthread_t p;
+	bool woken;
+
+	tm_sync_publish(&sync_, 5, 10);
+	pthread_create(&p, NULL, fn, NULL);
+	woken = tm_sync_sleep_on(&sync_, 5, until, below_100, NULL, 10000000);
+	pthread_join(p, NULL);
+	return woken;
+}
+
+/* Publishes short of what the sleeper waits for, then enough. */
+static uint32_t moved_short;
+static void *publish_short_then_enough(void *arg)
+{
+	struct timespec t = { 0, 50 * 1000 * 1000 };
+
+	(void)arg;
+	nanosleep(&t, NULL);
+	for (int c = 20; c < 100; c += 20)
+		tm_sync_publish(&sync_, 5, c);
+	moved_short = __atomic_load_n(&shm->moved[5], __ATOMIC_SEQ_CST);
+	nanosleep(&t, NULL);
+	tm_sync_publish(&sync_, 5, 100);
+	return NULL;
+}
+
 /* Advance a clock in uneven steps, checking in like the plugin does. */
 static void *run(void *arg)
 {
@@ -66,7 +116,7 @@ int main(void)
 	char *err = NULL;
 	double max = 0;
 
-	plan(14);
+	plan(17);
 	tm_vclock_start(&c, 1000, 200);
 	ok(tm_now(&c, 1100) == 250, "clock: 100 insns at 0.5 ns from 200 ns");
 	tm_stall_until(&c, 1100, 400);
@@ -123,7 +173,7 @@ int main(void)
 	/* sleeping on the slot that holds us back, woken by its publish */
 	tm_shared_use_slot(shm, 5);
 	tm_sync_publish(&sync_, 5, 10);
-	ok(!tm_sync_sleep_on(&sync_, 5, below_100, NULL, 20000),
+	ok(!tm_sync_sleep_on(&sync_, 5, 101, below_100, NULL, 20000),
 	   "sleep on a slot: 20 ms and no publish, a time-out");
 	ok(tm_sync_min_slot(&sync_, 0) == 5 && tm_sync_min_slot(&sync_, 5) == TM_MAX_VCPUS + 1,
 	   "the slot with the smallest clock is the one to sleep on");
@@ -133,12 +183,35 @@ int main(void)
 
 		pthread_create(&p, NULL, publish_later, NULL);
 		/* 10 s: a lost wake-up would show as a time-out */
-		woken = tm_sync_sleep_on(&sync_, 5, below_100, NULL, 10000000);
+		woken = tm_sync_sleep_on(&sync_, 5, 101, below_100, NULL, 10000000);
 		pthread_join(p, NULL);
 		ok(woken && !below_100(NULL),
 		   "a publish wakes the sleeper (not its 10 s time-out)");
 	}
-	ok(tm_sync_sleep_on(&sync_, 5, below_100, NULL, 10000000) &&
+	{
+		pthread_t p;
+		uint32_t moved0;
+		bool woken;
+
+		tm_sync_publish(&sync_, 5, 10);
+		moved0 = __atomic_load_n(&shm->moved[5], __ATOMIC_SEQ_CST);
+		pthread_create(&p, NULL, publish_short_then_enough, NULL);
+		woken = tm_sync_sleep_on(&sync_, 5, 101, below_100, NULL, 10000000);
+		pthread_join(p, NULL);
+		ok(woken && !below_100(NULL) && moved_short == moved0 &&
+		   __atomic_load_n(&shm->moved[5], __ATOMIC_SEQ_CST) == moved0 + 1,
+		   "publishes short of what the sleeper waits for wake nobody; "
+		   "the one that reaches it does (%u wake-ups before it, %u in all)",
+		   moved_short - moved0,
+		   __atomic_load_n(&shm->moved[5], __ATOMIC_SEQ_CST) - moved0);
+	}
+	ok(sleep_beside(publish_50_later, 0) && below_100(NULL),
+	   "a sleeper that waits for any change is woken by any publish");
+	ok(sleep_beside(halt_later, 101) && below_100(NULL),
+	   "a halt short of what the sleeper waits for still wakes it "
+	   "(it may have to ring the halted vCPU)");
+	tm_sync_publish(&sync_, 5, 100);
+	ok(tm_sync_sleep_on(&sync_, 5, 101, below_100, NULL, 10000000) &&
 	   __atomic_load_n(&shm->watchers[5], __ATOMIC_RELAXED) == 0,
 	   "no longer held back: no wait at all, and no watcher left behind");
 	return done_testing();
