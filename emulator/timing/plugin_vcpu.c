@@ -112,15 +112,21 @@ static struct vcpu *laggard(const struct vcpu *v, double *clock)
 	return who && best <= all ? who : NULL;
 }
 
-/* Is @o's host thread asleep in the kernel (a futex: QEMU's exclusive
- * section, the big lock) rather than running or runnable? */
+/*
+ * Is @o's host thread asleep in the kernel (a futex: QEMU's exclusive
+ * section, the big lock) rather than running or runnable? Not when it
+ * sleeps in a skew wait of its own: it waits for a slower clock, which
+ * the chain of waits ends at. A vCPU waiting until its laggard caught up
+ * (tm_sync_until) sleeps long enough for the look to take it for one
+ * stuck in QEMU, and the others then ran on past the skew bound.
+ */
 static bool thread_blocked(const struct vcpu *o)
 {
 	char path[64], buf[256], *p;
 	ssize_t n;
 	int fd;
 
-	if (!o->tid)
+	if (!o->tid || __atomic_load_n(&o->in_skew_wait, __ATOMIC_ACQUIRE))
 		return false;
 	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", o->tid);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -226,6 +232,7 @@ static bool wait_skew(struct vcpu *v, unsigned int vi, double now)
 		struct vcpu *o;
 		double c;
 
+		__atomic_store_n(&v->in_skew_wait, true, __ATOMIC_RELEASE);
 		/* the CPU clock is a system call: read it for one wait in 16 */
 		if (cpu0 < 0 && !(v->waits & 15))
 			cpu0 = thread_cpu_ns();
@@ -246,6 +253,7 @@ static bool wait_skew(struct vcpu *v, unsigned int vi, double now)
 		}
 		sleep_on_laggard(v, now, tm_sync_still_ahead, &ahead);
 	}
+	__atomic_store_n(&v->in_skew_wait, false, __ATOMIC_RELEASE);
 	if (cpu0 >= 0)
 		v->wait_cpu_ns += 16 * (thread_cpu_ns() - cpu0);
 	v->waits += waited;

@@ -38,6 +38,11 @@ struct vcpu {
 	 * report */
 	uint64_t waits;
 	double wait_cpu_ns;
+	/*
+	 * In a skew wait now (wait_skew): asleep on the host for the model,
+	 * not stuck in QEMU, so no wait on it ends as blocked (watch_blocked).
+	 */
+	bool in_skew_wait;
 	uint64_t beat_ms;	/* host ms of the last check-in */
 	uint64_t beat_ktbs;	/* kernel_tbs then */
 	uint64_t last_vline;	/* virtual line of the last access + 1 */
