@@ -4,10 +4,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-bool mc_level_init(struct mc_level *l, uint64_t bytes, uint32_t ways,
-		   uint32_t line_bytes)
+static bool level_init(struct mc_level *l, uint64_t bytes, uint32_t ways,
+		       uint32_t line_bytes, bool locked)
 {
 	uint64_t lines;
+	uint32_t head;
 
 	memset(l, 0, sizeof(*l));
 	if (!ways || ways > 32 || !line_bytes ||
@@ -22,8 +23,10 @@ bool mc_level_init(struct mc_level *l, uint64_t bytes, uint32_t ways,
 		while ((1u << l->set_shift) < l->sets)
 			l->set_shift++;
 	}
-	/* tags, flags, MRU bits, then the ready times; whole host lines */
-	l->ready_off = (5 * ways + sizeof(uint32_t) + 63) & ~63u;
+	/* tags, flags, (a lock,) MRU bits, then the ready times; whole host lines */
+	head = 5 * ways + sizeof(uint32_t) + (locked ? sizeof(int) : 0);
+	l->ready_off = (head + 63) & ~63u;
+	l->lock_off = locked ? l->ready_off - sizeof(uint32_t) - sizeof(int) : 0;
 	l->block = (l->ready_off + ways * sizeof(double) + 63) & ~63u;
 	l->mem = aligned_alloc(64, (uint64_t)l->sets * l->block);
 	if (!l->mem) {
@@ -33,6 +36,18 @@ bool mc_level_init(struct mc_level *l, uint64_t bytes, uint32_t ways,
 	/* touched now, not page by page during the first region measured */
 	memset(l->mem, 0, (uint64_t)l->sets * l->block);
 	return true;
+}
+
+bool mc_level_init(struct mc_level *l, uint64_t bytes, uint32_t ways,
+		   uint32_t line_bytes)
+{
+	return level_init(l, bytes, ways, line_bytes, false);
+}
+
+bool mc_level_init_locked(struct mc_level *l, uint64_t bytes, uint32_t ways,
+			  uint32_t line_bytes)
+{
+	return level_init(l, bytes, ways, line_bytes, true);
 }
 
 void mc_level_free(struct mc_level *l)

@@ -48,6 +48,7 @@ struct mc_level {
 	uint32_t set_shift;	/* log2(sets) when a power of two */
 	uint32_t block;		/* bytes per set */
 	uint32_t ready_off;	/* where a block's ready times begin */
+	uint32_t lock_off;	/* where a block's lock is (0: none) */
 	uint32_t full;		/* MRU bits of every way */
 	uint8_t *mem;		/* sets * block; a way's ready time: modeled ns
 				 * its data is there (kept while MC_PENDING) */
@@ -68,6 +69,14 @@ struct mc_ref {
 /* @bytes total, @ways associativity; false if the geometry is unusable. */
 bool mc_level_init(struct mc_level *l, uint64_t bytes, uint32_t ways,
 		   uint32_t line_bytes);
+/*
+ * The same, with a lock in each set, on the host cache line of its MRU
+ * bits (mc_set_lock): for a level that several cores share. One lock
+ * taken with the set's own line costs one line transfer between the
+ * host's cores where a lock elsewhere cost two (docs/timing-model.md).
+ */
+bool mc_level_init_locked(struct mc_level *l, uint64_t bytes, uint32_t ways,
+			  uint32_t line_bytes);
 void mc_level_free(struct mc_level *l);
 
 /* find, use, put and their kin: inline, in their own file */

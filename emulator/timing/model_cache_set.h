@@ -103,6 +103,14 @@ static inline uint64_t set_index(const struct mc_level *l, uint64_t line,
 	return line % l->sets;
 }
 
+/* The lock of @line's set (mc_level_init_locked only). */
+static inline int *mc_set_lock(const struct mc_level *l, uint64_t line)
+{
+	uint32_t tag;
+
+	return (int *)(l->mem + set_index(l, line, &tag) * l->block + l->lock_off);
+}
+
 /* Find @line in @l (touches nothing). */
 static inline __attribute__((always_inline)) void
 mc_find(const struct mc_level *l, uint64_t line, struct mc_ref *r)

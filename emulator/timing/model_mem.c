@@ -19,8 +19,8 @@ bool tm_host_mem_init(struct tm_host_mem *h, const struct tm_mem_cfg *cfg,
 	h->holders = calloc(TM_HOLD_BUCKETS, sizeof(*h->holders));
 	if (!h->holders)
 		return false;
-	if (!mc_level_init(&h->llc, cfg->llc_bytes, cfg->llc_ways,
-			   cfg->line_bytes)) {
+	if (!mc_level_init_locked(&h->llc, cfg->llc_bytes, cfg->llc_ways,
+				  cfg->line_bytes)) {
 		tm_host_mem_free(h);
 		return false;
 	}
@@ -126,14 +126,17 @@ static bool snoop(const struct tm_host_mem *h, const struct tm_cpu_mem *c,
  */
 #define TM_LLC_SETTLE_NS 1e6
 
-/* The lock of @line's set: sets spread over the locks by a hash, so
- * that two streams a fixed distance apart do not share one throughout. */
+/*
+ * The lock of @line's set, on the set's own line (mc_level_init_locked).
+ * With 64 locks on lines of their own, each covering sets hashed to it,
+ * two streams that both swept every set moved a lock's line between the
+ * host's cores at nearly every last-level operation, and took it with an
+ * xchg, which waits for it: a quarter of two streaming vCPUs' host CPU.
+ * The set's own lines move once a sweep, and mc_warm brings them early.
+ */
 static int *llc_lock_of(struct tm_host_mem *h, uint64_t line)
 {
-	uint32_t tag;
-	uint64_t set = set_index(&h->llc, line, &tag);
-
-	return &h->llc_locks[(uint32_t)(set * 0x9e3779b1u) >> 26].lock;
+	return mc_set_lock(&h->llc, line);
 }
 
 static void llc_lock(struct tm_host_mem *h, uint64_t line)

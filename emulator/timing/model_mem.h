@@ -75,26 +75,11 @@ struct tm_mem_stats {
 
 struct tm_cpu_mem;
 
-/*
- * The last level's locks: one per group of sets, each on a cache line of
- * its own. With one lock for the whole level, two vCPUs streaming
- * together took it at every L2 miss and prefetch, and its line went back
- * and forth between the host's cores: 4.5x one vCPU's host CPU per
- * access, with no skew wait to speak of (docs/timing-model.md, "Keeping
- * vCPUs and hosts in step"). A lock covers whole sets, and everything
- * done under it (a fill, its victim, a drop) stays in the line's set.
- */
-#define TM_LLC_LOCKS 64
-struct tm_llc_lock {
-	int lock;
-	char pad[64 - sizeof(int)];
-};
-
 struct tm_host_mem {
 	struct tm_mem_cfg cfg;
 	unsigned int line_shift;
+	/* a lock in each set (mc_level_init_locked, llc_lock_of) */
 	struct mc_level llc;
-	struct tm_llc_lock llc_locks[TM_LLC_LOCKS];
 	struct mf_fabric *fabric;
 	/* the host's cores, whose L2s a last-level miss looks in (snoop) */
 	struct tm_cpu_mem *cores[TM_HOST_CORES];
