@@ -42,14 +42,14 @@ struct mf_user *mf_res_user(struct mf_res *r, int who)
 {
 	for (int i = 0; i < MF_USERS; i++) {
 		struct mf_user *u = &r->users[i];
-		int32_t w = __atomic_load_n(&u->who, __ATOMIC_ACQUIRE), free = 0;
+		int32_t w = __atomic_load_n(&r->user_who[i], __ATOMIC_ACQUIRE), free = 0;
 
 		if (w == who + 1)
 			return u;
 		if (w)
 			continue;
 		/* entries fill in order: this free one is ours if nobody beats us */
-		if (__atomic_compare_exchange_n(&u->who, &free, who + 1, false,
+		if (__atomic_compare_exchange_n(&r->user_who[i], &free, who + 1, false,
 						__ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
 			for (int d = 0; d < 2; d++)
 				mf_lane_init(&u->lane[d], r->gbps[d], r->queue_ns);

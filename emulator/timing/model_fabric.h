@@ -44,28 +44,21 @@ struct mf_counters {
 #define MF_EPOCHS 4	/* ring of the latest epochs' bytes */
 
 struct mf_user {
-	/*
-	 * Sync slot + 1; 0 = free entry. Every requester reads the entries
-	 * before its own at every access (mf_res_user): on a line of its
-	 * own. Beside the counts below, which its requester writes at every
-	 * access, it put a line transfer between two vCPUs streaming
-	 * together in each of the second one's misses.
-	 */
-	int32_t who __attribute__((aligned(64)));
-	uint64_t used[2][MF_EPOCHS] __attribute__((aligned(64)));	/* bytes moved in epoch used_epoch */
-	uint64_t queued[2][MF_EPOCHS];	/* of which behind its own earlier ones */
-	double share[2][MF_EPOCHS];	/* its share then, bytes per ns */
-	/* bytes its transfers found queued ahead of them, summed, and how many */
-	uint64_t ahead[2][MF_EPOCHS], reqs[2][MF_EPOCHS];
-	int64_t used_epoch[2][MF_EPOCHS];
-	int64_t share_epoch[2];	/* the epoch its lanes' shares were set for */
+	/* first: what its requester writes at every transfer, one line */
+	struct mf_counters count;	/* everything it moved here */
 	/*
 	 * What its host's other requesters had queued, on average, in that
 	 * epoch: a transfer of its that finds its own lane idle waits behind
 	 * them, first come first served within a host (model_share.h).
 	 */
 	double mates_ahead[2];
-	struct mf_counters count;	/* everything it moved here */
+	uint64_t used[2][MF_EPOCHS];	/* bytes moved in epoch used_epoch */
+	uint64_t queued[2][MF_EPOCHS];	/* of which behind its own earlier ones */
+	double share[2][MF_EPOCHS];	/* its share then, bytes per ns */
+	/* bytes its transfers found queued ahead of them, summed, and how many */
+	uint64_t ahead[2][MF_EPOCHS], reqs[2][MF_EPOCHS];
+	int64_t used_epoch[2][MF_EPOCHS];
+	int64_t share_epoch[2];	/* the epoch its lanes' shares were set for */
 	struct mf_lane lane[2];	/* its own, at its share (read, write) */
 } __attribute__((aligned(64)));	/* no line shared with the next entry */
 
@@ -90,6 +83,15 @@ struct mf_res {
 	 */
 	double degrade_bw, degrade_ns;
 	struct mf_counters total;	/* anonymous and overflow transfers */
+	/*
+	 * Whose each entry of users[] is: sync slot + 1, 0 = free. Every
+	 * requester reads those before its own at every transfer
+	 * (mf_res_user), so they sit on a line of their own: beside the
+	 * first entry's counts, which its requester writes at every
+	 * transfer, they cost two vCPUs streaming together a line transfer
+	 * between the host's cores at each of the second one's misses.
+	 */
+	int32_t user_who[MF_USERS] __attribute__((aligned(64)));
 	struct mf_user users[MF_USERS];
 	struct mf_lane lane[2];		/* one requester alone; anonymous ones */
 };
@@ -135,7 +137,7 @@ static inline void mf_res_counters(const struct mf_res *r, int host, struct mf_c
 	if (host < 0)
 		mf_counters_add(out, &r->total);
 	for (int i = 0; i < MF_USERS; i++) {
-		int32_t w = __atomic_load_n(&r->users[i].who, __ATOMIC_ACQUIRE);
+		int32_t w = __atomic_load_n(&r->user_who[i], __ATOMIC_ACQUIRE);
 
 		if (!w)
 			break;

@@ -39,12 +39,18 @@ static inline uint32_t tm_hold_bucket(const struct tm_host_mem *h, uint64_t line
 	return (uint32_t)(page ^ page >> 16) & (TM_HOLD_BUCKETS - 1);
 }
 
-/* @line goes into @c's L1 or L2 (each level counts apart). */
+/*
+ * @line goes into @c's L1 or L2 (each level counts apart). A host with
+ * one vCPU for the whole run (solo) has nobody to look: no counts.
+ */
 static inline void tm_hold_add(struct tm_host_mem *h, struct tm_cpu_mem *c,
 			       uint64_t line)
 {
-	uint32_t b = tm_hold_bucket(h, line);
+	uint32_t b;
 
+	if (h->solo)
+		return;
+	b = tm_hold_bucket(h, line);
 	if (c->held[b]++ == 0 && c->bit)
 		__atomic_fetch_or(&h->holders[b], c->bit, __ATOMIC_SEQ_CST);
 }
@@ -53,8 +59,11 @@ static inline void tm_hold_add(struct tm_host_mem *h, struct tm_cpu_mem *c,
 static inline void tm_hold_sub(struct tm_host_mem *h, struct tm_cpu_mem *c,
 			       uint64_t line)
 {
-	uint32_t b = tm_hold_bucket(h, line);
+	uint32_t b;
 
+	if (h->solo)
+		return;
+	b = tm_hold_bucket(h, line);
 	if (c->held[b] && --c->held[b] == 0 && c->bit)
 		__atomic_fetch_and(&h->holders[b], ~c->bit, __ATOMIC_RELEASE);
 }

@@ -78,7 +78,7 @@ static double past_ahead(const struct mf_user *v, enum mf_dir dir, int64_t e)
 void ms_share(struct mf_res *r, struct mf_user *u, enum mf_dir dir, double t)
 {
 	int64_t e = (int64_t)(t / mf_epoch_ns), past = e - 2;
-	int me = u->who - 1, host = me / MF_FLOW_SLOTS;
+	int me = r->user_who[u - r->users] - 1, host = me / MF_FLOW_SLOTS;
 	struct party hosts[MF_FLOWS + 1], mates[MF_USERS + 1];
 	int host_of[MF_FLOWS], nhosts = 0, nmates = 0;
 	uint64_t others = 0;
@@ -92,7 +92,7 @@ void ms_share(struct mf_res *r, struct mf_user *u, enum mf_dir dir, double t)
 	mates[nmates++] = (struct party){ -1 };
 	for (int i = 0; i < MF_USERS; i++) {
 		const struct mf_user *v = &r->users[i];
-		int w = __atomic_load_n(&v->who, __ATOMIC_ACQUIRE) - 1, h, k;
+		int w = __atomic_load_n(&r->user_who[i], __ATOMIC_ACQUIRE) - 1, h, k;
 		uint64_t b, q, b3, q3;
 		double want, had, had3;
 

@@ -20,7 +20,7 @@
 #define TM_MAX_VCPUS MF_FLOW_SLOTS
 #define TM_MAX_SLOTS (TM_MAX_HOSTS * TM_MAX_VCPUS)
 #define TM_MAX_RES 64
-#define TM_SHM_MAGIC 0xCB5E7108u	/* bump when the layout changes */
+#define TM_SHM_MAGIC 0xCB5E7109u	/* bump when the layout changes */
 
 struct tm_shared {
 	uint32_t magic;
