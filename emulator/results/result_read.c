@@ -170,9 +170,13 @@ static JsonNode *parse_root(const char *name, const char *text, gsize len, const
 		return NULL;
 	}
 	got = str_of(&rd, json_node_get_object(root), "", "schema");
-	if (!rd.err && schema && g_strcmp0(got, schema))
+	if (!rd.err && schema && g_strcmp0(got, schema)) {
+		/* the file's own text, as it may reach a terminal */
+		g_autofree char *shown = cxlbed_printable(got ? got : "(none)");
+
 		g_set_error(&rd.err, CXLBED_ERROR, CXLBED_ERROR_INPUT,
-			    "%s: schema '%s': this cxlbed reads %s", name, got ? got : "(none)", schema);
+			    "%s: schema '%s': this cxlbed reads %s", name, shown, schema);
+	}
 	if (rd.err) {
 		g_propagate_error(error, rd.err);
 		return NULL;
