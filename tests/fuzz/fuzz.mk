@@ -47,7 +47,7 @@ check-fuzz: $(FUZZ_TARGETS)
 	$(call fuzz_run,topology,topologies tests/data)
 	$(call fuzz_run,scenario,workloads/scenarios tests/data)
 	$(call fuzz_run,sweep,tests/fuzz/sweep-seeds tests/data)
-	$(call fuzz_run,results,results tests/data/report-runs tests/fuzz/results)
+	$(call fuzz_run,results,results tests/data/report-runs tests/fuzz/results tests/fuzz/results-refused)
 	@# the fabric manager's progress lines (a bind per input) are not kept:
 	@# stderr closed, libFuzzer reports on its own copy
 	$(call fuzz_run,fm,tests/fuzz/fm-requests,-close_fd_mask=2)

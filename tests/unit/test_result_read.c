@@ -231,17 +231,18 @@ static void test_hostile_text(void)
 }
 
 #define FOUND SRCDIR "/tests/fuzz/results"
+#define REFUSED SRCDIR "/tests/fuzz/results-refused"
 
 static int by_name(gconstpointer a, gconstpointer b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* The files of tests/fuzz/results: what fuzz-results found, and seeds of it. */
-static GPtrArray *found_files(void)
+/* The files of @dir (tests/fuzz/results: what fuzz-results found, and seeds of it). */
+static GPtrArray *found_files(const char *dir)
 {
 	GPtrArray *files = g_ptr_array_new_with_free_func(g_free);
-	GDir *d = g_dir_open(FOUND, 0, NULL);
+	GDir *d = g_dir_open(dir, 0, NULL);
 	const char *name;
 
 	while (d && (name = g_dir_read_name(d)))
@@ -273,14 +274,38 @@ static void test_found(const GPtrArray *files)
 	}
 }
 
+/*
+ * Each file of tests/fuzz/results-refused (inputs fuzz-results crashed on)
+ * is refused with an error that names it and could reach a terminal:
+ * UTF-8, no control characters.
+ */
+static void test_crashers(const GPtrArray *files)
+{
+	for (guint i = 0; i < files->len; i++) {
+		const char *name = g_ptr_array_index(files, i);
+		g_autofree char *path = g_build_filename(REFUSED, name, NULL);
+		g_autoptr(GError) err = NULL;
+		g_autoptr(run_result) r = result_load(path, &err);
+		bool clean = err && g_str_has_prefix(err->message, path) &&
+			     g_utf8_validate(err->message, -1, NULL);
+
+		for (const char *p = clean ? err->message : ""; *p; p = g_utf8_next_char(p))
+			clean = clean && !g_unichar_iscntrl(g_utf8_get_char(p));
+		ok(!r && clean, "tests/fuzz/results-refused/%s is refused, its error printable (%s)",
+		   name, err ? err->message : "read");
+	}
+}
+
 int main(void)
 {
-	g_autoptr(GPtrArray) found = found_files();
+	g_autoptr(GPtrArray) found = found_files(FOUND);
+	g_autoptr(GPtrArray) refused = found_files(REFUSED);
 
-	plan(22 + found->len);
+	plan(22 + found->len + refused->len);
 	test_committed();
 	test_refused();
 	test_hostile_text();
 	test_found(found);
+	test_crashers(refused);
 	return done_testing();
 }
