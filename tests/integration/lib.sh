@@ -219,15 +219,20 @@ labels_agree() {  # labels_agree DIR
 		! grep -q 'no timing model' "$1/report.md" "$1/report.html"; }
 }
 
-# agree_both_ways PCT A B LABEL: `cxlbed compare --threshold PCT` of A
-# against B and of B against A (a committed reference that a model change
-# moved either way), both written to $outroot/LABEL.out; sets rc1, rc2
+# agree_both_ways SPECS A B LABEL: `cxlbed compare --threshold SPEC` (each
+# of the space-separated SPECS) of A against B and of B against A (a
+# committed reference that a model change moved either way), both written
+# to $outroot/LABEL.out; sets rc1, rc2; the rows out of bounds to diag
 agree_both_ways() {
-	"$cxlbed" compare --threshold "$1" "$2" "$3" >"$outroot/$4.out" 2>&1
+	ab_th=
+	for ab_s in $1; do ab_th="$ab_th --threshold $ab_s"; done
+	# shellcheck disable=SC2086 # options are words
+	"$cxlbed" compare $ab_th "$2" "$3" >"$outroot/$4.out" 2>&1
 	rc1=$?
-	"$cxlbed" compare --threshold "$1" "$3" "$2" >>"$outroot/$4.out" 2>&1
+	# shellcheck disable=SC2086
+	"$cxlbed" compare $ab_th "$3" "$2" >>"$outroot/$4.out" 2>&1
 	rc2=$?
-	grep -E '^regressed' "$outroot/$4.out" | diag
+	grep -E '^regressed|REGRESSED' "$outroot/$4.out" | diag
 }
 # within EXPR A [B [C [D]]]: awk's EXPR over the numbers a, b, c, d. It
 # fails when a number it is given is empty or no number: a figure that was

@@ -63,8 +63,13 @@ rc=$?
 grep -E '^(verdict|regressed)' "$outroot/cmp.out" | diag
 check "cxlbed compare reference/table with this table: exit 0 (got $rc)" [ $rc -eq 0 ]
 # A reference that the model has moved away from is caught at 1%, either way.
-agree_both_ways 1% "$top/results/reference/table" "$out" cmp1
-check "the committed reference table matches this one within 1% both ways (exit $rc1, $rc2)" \
+# The loaded points at load (@1: a chaser on one vCPU beside a stream on
+# the other) move between runs with the host's timing inside the skew:
+# default.topo's DRAM point read 93.21-94.17 ns in five runs of this
+# build and 93.69-93.99 in four of the build before (2026-12-02), the
+# reference 93.21; they get 2%, every other figure 1%.
+agree_both_ways "1% latency_ns@1=2% load_gbps@1=2%" "$top/results/reference/table" "$out" cmp1
+check "the committed reference table matches this one within 1% both ways, the loaded points 2% (exit $rc1, $rc2)" \
 	[ $rc1 -eq 0 -a $rc2 -eq 0 ]
 check "report.html written" test -s "$out/report.html"
 # The run's node row and the table's row say the same figure: one thread's read.
