@@ -161,6 +161,16 @@ static void llc_drop(struct tm_host_mem *h, uint64_t line)
 	llc_unlock(h, line);
 }
 
+/* @line left @o's caches: no repeat of it may hit, it must miss. */
+static void forget_repeat(struct tm_cpu_mem *o, uint64_t line)
+{
+	if (o->last_line == line + 1) {
+		o->last_line = 0;
+		if (o->repeat_key)
+			*o->repeat_key = 0;
+	}
+}
+
 /*
  * The other cores' copies of @line go (see invalidate_others), where the
  * snoop filter says they may be; the counts of a core it took from are
@@ -179,11 +189,7 @@ static void take_from_others(struct tm_host_mem *h, struct tm_cpu_mem *c,
 		if (here)
 			tm_hold_taken(o);
 		took |= here;
-		if (o->last_line == line + 1) {	/* no repeat: it must miss */
-			o->last_line = 0;
-			if (o->repeat_key)
-				*o->repeat_key = 0;
-		}
+		forget_repeat(o, line);
 	}
 	c->st.invalidations += took;
 }
@@ -821,11 +827,7 @@ static bool flush_from(struct tm_host_mem *h, struct tm_cpu_mem *o,
 		else
 			tm_hold_taken(o);
 	}
-	if (o->last_line == line + 1) {
-		o->last_line = 0;
-		if (o->repeat_key)
-			*o->repeat_key = 0;
-	}
+	forget_repeat(o, line);
 	return dirty;
 }
 
