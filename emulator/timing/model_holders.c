@@ -7,13 +7,14 @@ static void count_level(const struct tm_host_mem *h, const struct mc_level *l,
 			uint32_t *counts)
 {
 	for (uint64_t s = 0; s < l->sets; s++) {
-		const uint32_t *tags = (const uint32_t *)(l->mem + s * l->block);
+		const uint32_t *tags = tags_of(l->mem + s * l->block);
 
 		for (uint32_t w = 0; w < l->ways; w++) {
-			uint32_t tag = __atomic_load_n(&tags[w], __ATOMIC_RELAXED);
+			struct mc_ref r = { .index = s,
+					    .tag = __atomic_load_n(&tags[w], __ATOMIC_RELAXED) };
 
-			if (tag)
-				counts[tm_hold_bucket(h, (uint64_t)(tag - 1) * l->sets + s)]++;
+			if (r.tag)
+				counts[tm_hold_bucket(h, mc_ref_line(l, &r))]++;
 		}
 	}
 }
