@@ -62,6 +62,7 @@ struct vcpu *vcpu_get(unsigned int vi)
 		v->rung = UINT64_MAX;
 		v->wake_at = -1;
 		v->kicked_at = -1;
+		v->icr_dest_resumes = -1;
 		tm_shared_use_slot(tp.shm, v->slot);
 		tm_sync_publish(&tp.sync, v->slot, v->clk.offset_ns);
 		__atomic_store_n(&tp.cpu[vi], v, __ATOMIC_RELEASE);

@@ -86,6 +86,10 @@ struct vcpu {
 	double halt_at;		/* own modeled time when it last halted */
 	uint64_t kick_ms;	/* host ms of the kick (a safety valve only) */
 	uint32_t icr_hi;	/* last APIC ICR high word it stored (destination) */
+	uint32_t resumes;	/* times it came back from halt (idle_lock) */
+	/* the destination's resumes when the ICR's high word was stored; -1:
+	 * none since the last send */
+	int64_t icr_dest_resumes;
 	bool halted;
 	int tid;		/* its host thread (0: not seen yet) */
 };
