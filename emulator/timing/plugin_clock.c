@@ -82,7 +82,6 @@ static bool waking(struct vcpu *o)
 	if (o->kicked_at >= 0 && host_ms() - o->kick_ms > KICK_MS) {
 		o->kicked_at = -1;
 		tp.cs.kick_timeouts++;
-		tm_sync_halt(&tp.sync, o->slot, o->deadline);
 	}
 	return o->wake_at >= 0 || o->kicked_at >= 0;
 }
@@ -452,15 +451,6 @@ void clock_apic_store(unsigned int vi, uint64_t vaddr, uint64_t value)
 			continue;
 		o->kicked_at = now;
 		o->kick_ms = host_ms();
-		/*
-		 * It runs again from @now: hold everybody to that from here,
-		 * as if it ran. Its thread may get a host core only much
-		 * later (a busy host), and meanwhile we ran on unchecked: a
-		 * chaser that released its streamers at a barrier chased
-		 * alone for 1.7 ms of modeled time before they began, its
-		 * loaded latency 324 ns instead of 454 (queue-write.t).
-		 */
-		tm_sync_publish(&tp.sync, o->slot, now);
 	}
 	v->icr_dest_resumes = -1;
 	idle_next_update();	/* a woken vCPU's deadline is not due here */
