@@ -389,13 +389,13 @@ static void hello(unsigned int vi)
 	tp.apic_icr = pg->apic_icr;
 }
 
+/* APIC id = vCPU index (QEMU's default x86 topology) */
+static unsigned int icr_dest(uint32_t icr_hi)
+{
+	return icr_hi >> 24;
+}
+
 /*
- * A store to the APIC's ICR (high word: destination; low word: send).
- * The IPI's target, if halted, is woken at the sender's modeled time. A
- * hint only: this runs after the store, and on a busy host the target may
- * already have woken, run and halted again; clock_resume() ignores a
- * kick from before the halt it ends.
- *
  * Which halt the IPI ended: the destination's count of resumes, read
  * when the high word was stored (before the send), tells. Unchanged, it
  * is still in the halt the IPI found; changed, it was woken since, and
@@ -409,10 +409,18 @@ static void hello(unsigned int vi)
 static bool halt_ended_by_send(const struct vcpu *v, const struct vcpu *o,
 			       int i, double sent)
 {
-	if (v->icr_dest_resumes >= 0 && (int)(v->icr_hi >> 24) == i)
+	if (v->icr_dest_resumes >= 0 && (int)icr_dest(v->icr_hi) == i)
 		return o->resumes == (uint32_t)v->icr_dest_resumes;
 	return o->halt_at < sent;
 }
+
+/*
+ * A store to the APIC's ICR (high word: destination; low word: send).
+ * The IPI's target, if halted, is woken at the sender's modeled time. A
+ * hint only: this runs after the store, and on a busy host the target may
+ * already have woken, run and halted again; clock_resume() ignores a
+ * kick from before the halt it ends.
+ */
 void clock_apic_store(unsigned int vi, uint64_t vaddr, uint64_t value)
 {
 	struct vcpu *v = vcpu_get(vi), *o;
@@ -422,7 +430,7 @@ void clock_apic_store(unsigned int vi, uint64_t vaddr, uint64_t value)
 	if (!v)
 		return;
 	if (vaddr != tp.apic_icr) {
-		unsigned int dest = value >> 24;
+		unsigned int dest = icr_dest((uint32_t)value);
 
 		v->icr_hi = value;
 		v->icr_dest_resumes = -1;
@@ -440,8 +448,7 @@ void clock_apic_store(unsigned int vi, uint64_t vaddr, uint64_t value)
 	sent = tm_sync_published(&tp.sync, v->slot);
 	g_mutex_lock(&ck.idle_lock);
 	for (int i = 0; i < tp.nvcpus; i++) {
-		/* APIC id = vCPU index (QEMU's default x86 topology) */
-		bool to = shorthand == 0 ? (int)(v->icr_hi >> 24) == i :
+		bool to = shorthand == 0 ? (int)icr_dest(v->icr_hi) == i :
 			  shorthand == 1 ? (unsigned int)i == vi :
 			  shorthand == 2 || (unsigned int)i != vi;
 
