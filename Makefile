@@ -65,11 +65,12 @@ TAP_TESTS = $(INTEGRATION_TESTS) $(sort $(UNIT_TESTS))
 # Integration tests also write each failed check, with the diagnostics
 # after it, to $(B)/check-failures.log; on a failure it is printed last,
 # then its not-ok lines alone, so that the tail of a CI log says what
-# failed and why even when the diagnostics are long.
+# failed and why even when the diagnostics are long. --timer stamps each file's
+# line with its host time, so that the log also says where the time went.
 check:
 	@$(MAKE) --no-print-directory -j$(CHECK_JOBS) all $(UNIT_TESTS)
 	@rm -f $(B)/check-failures.log
-	CXLBED_FAILURE_LOG=$(abspath $(B))/check-failures.log prove -j$(CHECK_JOBS) \
+	CXLBED_FAILURE_LOG=$(abspath $(B))/check-failures.log prove --timer -j$(CHECK_JOBS) \
 		$(if $(V),-v) $(or $(PROVE_ARGS),$(TAP_TESTS)) || \
 		{ echo "== failed checks ($(B)/check-failures.log)"; \
 		  tail -c 12000 $(B)/check-failures.log 2>/dev/null; \

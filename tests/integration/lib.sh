@@ -222,7 +222,9 @@ labels_agree() {  # labels_agree DIR
 # agree_both_ways SPECS A B LABEL: `cxlbed compare --threshold SPEC` (each
 # of the space-separated SPECS) of A against B and of B against A (a
 # committed reference that a model change moved either way), both written
-# to $outroot/LABEL.out; sets rc1, rc2; the rows out of bounds to diag
+# to $outroot/LABEL.out; sets rc1, rc2. out_of_bounds LABEL, after the
+# check, diags the rows out of bounds (the failure log keeps the lines
+# that follow a failed check).
 agree_both_ways() {
 	ab_th=
 	for ab_s in $1; do ab_th="$ab_th --threshold $ab_s"; done
@@ -232,8 +234,8 @@ agree_both_ways() {
 	# shellcheck disable=SC2086
 	"$cxlbed" compare $ab_th "$3" "$2" >>"$outroot/$4.out" 2>&1
 	rc2=$?
-	grep -E '^regressed|REGRESSED' "$outroot/$4.out" | diag
 }
+out_of_bounds() { grep -E '^regressed|REGRESSED' "$outroot/$1.out" | diag; }
 # within EXPR A [B [C [D]]]: awk's EXPR over the numbers a, b, c, d. It
 # fails when a number it is given is empty or no number: a figure that was
 # not found must not pass a bound (a >= 0.9 * b with b empty held).

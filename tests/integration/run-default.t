@@ -39,13 +39,14 @@ check "the table printed the verdict" grep -q 'verdict: pass' "$outroot/stdout"
 check "no QEMU left behind" no_qemu_left "$out"
 "$cxlbed" compare "$top/results/baseline/default" "$out" >"$outroot/cmp.out" 2>&1
 rc=$?
-grep -E '^(verdict|regressed)' "$outroot/cmp.out" | diag
 check "cxlbed compare with the committed baseline (results/baseline/default): exit 0 (got $rc)" [ $rc -eq 0 ]
+grep -E '^(verdict|regressed)' "$outroot/cmp.out" | diag
 # The baseline is regenerated whenever the model moves a figure (its
 # README): a stale one is caught here, in either direction, at 1%.
 agree_both_ways 1% "$top/results/baseline/default" "$out" cmp1
 check "the committed baseline matches this run within 1% both ways (exit $rc1, $rc2)" \
 	[ $rc1 -eq 0 -a $rc2 -eq 0 ]
+out_of_bounds cmp1
 
 # --no-timing: the guest's own clock, a functional check, and it says so.
 g=$outroot/guest

@@ -60,8 +60,8 @@ check "the printed table has the rows and the verdict" \
 # The gate CI runs: this fresh table against the committed reference.
 "$cxlbed" compare "$top/results/reference/table" "$out" >"$outroot/cmp.out" 2>&1
 rc=$?
-grep -E '^(verdict|regressed)' "$outroot/cmp.out" | diag
 check "cxlbed compare reference/table with this table: exit 0 (got $rc)" [ $rc -eq 0 ]
+grep -E '^(verdict|regressed)' "$outroot/cmp.out" | diag
 # A reference that the model has moved away from is caught at 1%, either way.
 # The loaded points at load (@1: a chaser on one vCPU beside a stream on
 # the other) move between runs with the host's timing inside the skew:
@@ -71,6 +71,7 @@ check "cxlbed compare reference/table with this table: exit 0 (got $rc)" [ $rc -
 agree_both_ways "1% latency_ns@1=2% load_gbps@1=2%" "$top/results/reference/table" "$out" cmp1
 check "the committed reference table matches this one within 1% both ways, the loaded points 2% (exit $rc1, $rc2)" \
 	[ $rc1 -eq 0 -a $rc2 -eq 0 ]
+out_of_bounds cmp1
 check "report.html written" test -s "$out/report.html"
 # The run's node row and the table's row say the same figure: one thread's read.
 check "the default run's node rows read one thread's stream, as the table's rows do" \
