@@ -137,6 +137,7 @@ static void stream(struct worker *w)
 static void *worker(void *arg)
 {
 	struct worker *w = arg;
+	double began;
 
 	wl_pin("loaded", w->k);
 	if (!w->buf) {
@@ -157,9 +158,10 @@ static void *worker(void *arg)
 	if (w->k == 0 && !neighbour)
 		start_ns = wl_tick_start();
 	pthread_barrier_wait(&bar);
-	wl_sleep_until(start_ns);	/* chaser and streamers: the same point */
+	/* chaser and streamers: the same point */
+	began = wl_sleep_until(start_ns) / 1e9;
 	if (w->k == 0)
-		t_start = wl_now();
+		t_start = began;
 	if (w->k == 0 && !neighbour)
 		chase(w);
 	else

@@ -44,7 +44,7 @@ static void phase(struct streamer *s, int kind)
 		.id = ROI_STREAM + 100 * kind + s->k, .kind = wl_kind_roi(kind),
 		.thread = s->k, .role = "streamer",
 	};
-	double t0 = 0;
+	double t0;
 
 	wl_evict();
 	pthread_barrier_wait(&bar);
@@ -53,9 +53,7 @@ static void phase(struct streamer *s, int kind)
 	if (s->k == 0)
 		start_ns = wl_tick_start();
 	pthread_barrier_wait(&bar);
-	wl_sleep_until(start_ns);	/* every thread: the same point */
-	if (s->k == 0)
-		t0 = wl_now();
+	t0 = wl_sleep_until(start_ns) / 1e9;	/* every thread: the same point */
 	ROI_MARK_KIND(CXLBED_ROI_BEGIN, ROI_STREAM, kind, s->k);
 	for (int p = 0; p < o.passes; p++)
 		wl_pass(s->buf, lines, kind, o.random, s->k * 7919 + p, &m);

@@ -83,8 +83,9 @@ uint64_t wl_tick_start(void);
  */
 #define WL_MAX_TOGETHER 16
 void wl_together(void);
-/* Sleep until CLOCK_MONOTONIC reads @ns (0: return at once). */
-void wl_sleep_until(uint64_t ns);
+/* Return when CLOCK_MONOTONIC reads @ns, on every vCPU within one clock
+ * read of it (0: at once); returns that reading, in ns. */
+uint64_t wl_sleep_until(uint64_t ns);
 /* Print {"workload":name,"error":msg} and exit 2. */
 void wl_fail(const char *name, const char *fmt, ...)
 	__attribute__((noreturn, format(printf, 2, 3)));
