@@ -143,6 +143,11 @@ static struct scn_workload *add_table_workload(struct scenario *s, const char *i
  * chase there checks that the memory holds its links (--chain auto).
  * @cxl_only leaves the local DRAM nodes out.
  */
+/* Regions start half a tick past a tick boundary, so a tick falls at the
+ * same offsets in every run: started at once, a 1.2 ms stream region
+ * took a tick (1-14 us of kernel work) in some runs and not in others,
+ * and a one-thread read moved by 1.2% (table.t, 2026-12-03). */
+#define TABLE_START "--start tick"
 struct scenario *scenario_table_for(const struct cb_topology *t, bool cxl_only)
 {
 	struct scenario *s = scenario_new();
@@ -158,12 +163,12 @@ struct scenario *scenario_table_for(const struct cb_topology *t, bool cxl_only)
 	s->timeout_s = 3600;
 	cb_foreach(t->hosts, const struct cb_host, h)
 		most = MAX(most, h->cpus);
-	add_table_workload(s, "chase", "cxlbed-chase", "--bytes 64M", NULL, cxl_only);
-	add_table_workload(s, "stream", "cxlbed-stream", "--mix all", NULL, cxl_only);
+	add_table_workload(s, "chase", "cxlbed-chase", "--bytes 64M " TABLE_START, NULL, cxl_only);
+	add_table_workload(s, "stream", "cxlbed-stream", "--mix all " TABLE_START, NULL, cxl_only);
 	/* every vCPU count present: each host streams with all of its own */
 	for (int n = 2; n <= most; n++) {
 		g_autofree char *id = g_strdup_printf("stream-x%d", n);
-		g_autofree char *args = g_strdup_printf("--mix read --threads %d", n);
+		g_autofree char *args = g_strdup_printf("--mix read --threads %d " TABLE_START, n);
 		char **hosts = hosts_with_cpus(t, n, n);
 
 		if (hosts)
@@ -171,7 +176,7 @@ struct scenario *scenario_table_for(const struct cb_topology *t, bool cxl_only)
 	}
 	for (int n = 0; n < most; n++) {
 		g_autofree char *id = g_strdup_printf("loaded%d", n);
-		g_autofree char *args = g_strdup_printf("--load-threads %d", n);
+		g_autofree char *args = g_strdup_printf("--load-threads %d " TABLE_START, n);
 
 		add_table_workload(s, id, "cxlbed-loaded", args,
 				   n ? hosts_with_cpus(t, n + 1, INT_MAX) : NULL, cxl_only);
