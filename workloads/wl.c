@@ -391,7 +391,7 @@ static uint64_t now_ns(void)
  * spin ends on every vCPU within one clock read of @ns. The reading is returned so
  * that a thread that times its region need not read the clock again: one
  * more read on one thread (a system call, no vDSO for the modeled clock)
- * began its region 8-14 us of modeled time after the others' (table.t,
+ * began its region 8-18 us of modeled time after the others' (table.t,
  * 2026-12-02), 1% of a 1.2 ms region. */
 #define WL_SPIN_NS 200000u
 uint64_t wl_sleep_until(uint64_t ns)

@@ -66,7 +66,7 @@ grep -E '^(verdict|regressed)' "$outroot/cmp.out" | diag
 # The loaded points at load (@1: a chaser on one vCPU beside a stream on
 # the other) move between runs: default.topo's DRAM point read 93.22 ns
 # in 8 of 11 runs and 93.82-94.14 in the others (2026-12-02, with the
-# threads' regions starting together or 8-14 us apart alike), as a tick
+# threads' regions starting together or 8-18 us apart alike), as a tick
 # fell in the region or not; the table's regions now start half a tick
 # past a tick boundary (--start tick), and they keep 2%, every other
 # figure 1%.
