@@ -92,6 +92,19 @@ done
 
 # 2. Module closure, from the modinfo "depends" field of each module,
 # copied to /lib/modules/RELEASE in the image whatever the source layout.
+# unsign FILE: drop the signature a distribution appends to a module
+# (PKCS#7 data, a 12-byte descriptor ending in its big-endian length, the
+# 28-byte marker). The kernel checks a signed module's signature on every
+# load, about 9 million guest instructions each, while an unsigned one only
+# taints the kernel, as cxlbed_clock.ko already does (no forced
+# signatures).
+unsign() {
+	[ "$(tail -c 28 "$1" | head -c 27)" = '~Module signature appended~' ] || return 0
+	siglen=$(tail -c 32 "$1" | head -c 4 | od -An -tu1 |
+		awk '{ print ((($1 * 256) + $2) * 256 + $3) * 256 + $4 }')
+	head -c $(( $(stat -c %s "$1") - 28 - 12 - siglen )) "$1" > "$1.unsigned"
+	mv "$1.unsigned" "$1"
+}
 modpath() {
 	p=$(find "$kmods/kernel" -name "$1.ko*" | head -n 1)
 	[ -n "$p" ] || p=$(find "$kmods/kernel" -name "$(echo "$1" | tr _ -).ko*" | head -n 1)
@@ -109,15 +122,17 @@ while [ -n "$todo" ]; do
 		die "module $m is neither in $deb nor built in"
 	fi
 	rel=lib/modules/$kver/${p#"$kmods"/}
+	rel=${rel%.xz} rel=${rel%.zst}
 	mkdir -p "$root/$(dirname "$rel")"
 	case "$p" in
-	*.xz)	xz -dc "$p" > "$root/${rel%.xz}" ;;
-	*.zst)	zstd -qdc "$p" > "$root/${rel%.zst}" ;;
+	*.xz)	xz -dc "$p" > "$root/$rel" ;;
+	*.zst)	zstd -qdc "$p" > "$root/$rel" ;;
 	*)	cp "$p" "$root/$rel"
 		# a build tree's modules carry their debug information
 		readelf -S "$root/$rel" 2>/dev/null | grep -q '\.debug_info' &&
 			strip --strip-debug "$root/$rel" ;;
 	esac
+	unsign "$root/$rel"
 	todo="$todo $(modinfo -F depends "$p" | tr , ' ')"
 done
 cp "$kmods/modules.builtin" "$kmods/modules.builtin.modinfo" "$kmods/modules.order" \
