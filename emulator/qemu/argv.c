@@ -397,7 +397,7 @@ GPtrArray *qemu_argv_build(const struct cb_topology *t,
 	add(a, o->initrd ? o->initrd : CXLBED_DEFAULT_INITRD);
 	add(a, "-append");
 	addf(a, "console=ttyS0 loglevel=4 memhp_default_state=online_movable "
-	     "panic=-1 cxlbed.host=%s%s%s%s%s", h->id,
+	     "panic=-1 " CXLBED_BOOT_APPEND " cxlbed.host=%s%s%s%s%s", h->id,
 	     guest_clock ? " " : "", guest_clock ? CXLBED_CLOCK_APPEND : "",
 	     o->append_extra && *o->append_extra ? " " : "",
 	     o->append_extra ? o->append_extra : "");

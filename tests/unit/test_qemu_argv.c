@@ -87,7 +87,9 @@ static void test_default(void)
 	ok(has(a, "-kernel", CXLBED_GUEST_KERNEL) &&
 	   has(a, "-initrd", CXLBED_DEFAULT_INITRD) &&
 	   find(a, "-append", "console=ttyS0", "cxlbed.host=h0", " quiet",
-		NULL), "kernel, initrd, command line with the host and extras");
+		NULL) && find(a, "-append", " " CXLBED_BOOT_APPEND " ", NULL),
+	   "kernel, initrd, command line with the host, the boot-time "
+	   "parameters and extras");
 	ok(has(a, "-pidfile", "/run/x/qemu-h0.pid") &&
 	   find(a, "-chardev", "path=/run/x/qmp-h0.sock", "server=on", NULL) &&
 	   find(a, "-chardev", "path=/run/x/agent-h0.sock", NULL) &&
