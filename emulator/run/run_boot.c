@@ -332,6 +332,12 @@ void run_check_shared_pools(struct run *run)
  *   emulated clock then): RCU reports a stall on the console, or the
  *   kernel panics with "IO-APIC + timer doesn't work", and the agent
  *   never comes up.
+ * - A multi-vCPU guest kernel can trip over its own code patching: a vCPU
+ *   still runs the int3 that text_poke_bp() wrote while another patched a
+ *   static key, after the patcher let go of it ("Oops: int3", seen once in
+ *   sched_clock_cpu as sched_clock was marked stable, 5 s into a 2-host
+ *   boot, plugin not armed). With panic=-1 and -no-reboot QEMU then exits
+ *   with status 0, so a guest reset is judged by its console too.
  */
 #define BOOT_ATTEMPTS 3
 #define QEMU_BOOT_ABORT "iotlb_to_section: Assertion"
@@ -341,6 +347,8 @@ static const struct { const char *text, *why; } guest_boot_stalls[] = {
 					 "(console: rcu_preempt detected stalls)" },
 	{ "IO-APIC + timer doesn't work", "the guest kernel panicked before its agent came up "
 					  "(console: IO-APIC + timer doesn't work)" },
+	{ "Oops: int3", "the guest kernel hit a breakpoint of its own code patching before its "
+			"agent came up (console: Oops: int3)" },
 };
 
 static void free_error(gpointer e)
@@ -400,11 +408,15 @@ static char *boot_broken(struct run *run, struct host_run *hr, GError *err)
 
 	if (!hr->proc)
 		return NULL;
-	if (qemu_proc_exited(hr->proc))
-		return WIFSIGNALED(hr->proc->wait_status) &&
-		       WTERMSIG(hr->proc->wait_status) == SIGABRT &&
-		       file_has(qemu_log, QEMU_BOOT_ABORT) ?
-		       g_strdup("QEMU aborted (QEMU's TCG defect: " QEMU_BOOT_ABORT ")") : NULL;
+	if (qemu_proc_exited(hr->proc)) {
+		int st = hr->proc->wait_status;
+
+		if (WIFSIGNALED(st) && WTERMSIG(st) == SIGABRT && file_has(qemu_log, QEMU_BOOT_ABORT))
+			return g_strdup("QEMU aborted (QEMU's TCG defect: " QEMU_BOOT_ABORT ")");
+		/* status 0 is the guest's reset: a panic, with panic=-1 and -no-reboot */
+		if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
+			return NULL;
+	}
 	if (g_file_get_contents(console, &text, NULL, NULL))
 		for (size_t i = 0; i < G_N_ELEMENTS(guest_boot_stalls); i++)
 			if (strstr(text, guest_boot_stalls[i].text))

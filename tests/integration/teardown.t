@@ -4,7 +4,7 @@
 # reader goes away (`cxlbed run | head -n 1`); bad input starts nothing.
 . "$(dirname "$0")/lib.sh"
 need_image
-plan 35
+plan 37
 topo=$top/topologies/direct.topo
 
 # Start a run in the background and wait until its guest agent is up (or
@@ -122,6 +122,19 @@ rc=$?
 check "a guest stalled before its agent came up: booted again, the run passes (exit $rc)" [ $rc -eq 0 ]
 check "boot_retries says the guest kernel stalled; its console kept as console-h0.boot1.log" \
 	sh -c "[ \"\$(jq -r '.boot_retries[0]' '$out/summary.json')\" = 'attempt 1: h0: the guest kernel stalled before its agent came up (console: rcu_preempt detected stalls)' ] && grep -q rcu_preempt '$out/console-h0.boot1.log'"
+# A guest kernel that oopses on a breakpoint of its own code patching
+# (TCG: a vCPU ran a stale int3 of text_poke_bp) resets, and with
+# -no-reboot QEMU exits with status 0: booted again too. Made here by
+# the oops on the console and QEMU ended by SIGTERM (also status 0).
+out=$outroot/boot-oops
+start_run "$out" qmp
+echo "[    5.234407] Oops: int3: 0000 [#1] PREEMPT SMP NOPTI" >>"$out/console-h0.log"
+kill -TERM "$(cat "$out/qemu-h0.pid")"
+wait $runpid
+rc=$?
+check "a guest kernel that oopsed on int3 and reset: booted again, the run passes (exit $rc)" [ $rc -eq 0 ]
+check "boot_retries says so ($(sj "$out" '.boot_retries | join("; ")'))" \
+	[ "$(sj "$out" '.boot_retries | length == 1 and (.[0] | test("h0: .*Oops: int3"))')" = true ]
 # A guest that stops answering once its agent is up, while its regions
 # are created (seen once in CI, cause unknown): stopped here the same way.
 out=$outroot/regions-hang
@@ -159,7 +172,7 @@ check "a guest with every vCPU halted and a silent console: found hung, booted a
 	sh -c "[ $rc -eq 1 ] && jq -e '.boot_retries | length == 2' '$out/summary.json' >/dev/null"
 check "the failed boot check says why: every vCPU halted and the console silent for 8 s" \
 	[ "$(sj "$out" '[.checks[] | select(.name == "boot:h0" and (.pass | not)) | .detail | test("every vCPU halted and the console silent for 8 s")] | any')" = true ]
-both_clean() { no_qemu_left "$outroot/boot-abort" && no_qemu_left "$outroot/boot-abort-other" && no_qemu_left "$outroot/boot-stall" && no_qemu_left "$outroot/regions-hang" && no_qemu_left "$outroot/boot-silent" && no_qemu_left "$outroot/boot-hung"; }
+both_clean() { no_qemu_left "$outroot/boot-abort" && no_qemu_left "$outroot/boot-abort-other" && no_qemu_left "$outroot/boot-stall" && no_qemu_left "$outroot/boot-oops" && no_qemu_left "$outroot/regions-hang" && no_qemu_left "$outroot/boot-silent" && no_qemu_left "$outroot/boot-hung"; }
 check "no QEMU left behind after aborts at boot" both_clean
 
 nothing_left() { ! ls "$1"/qmp-*.sock "$1"/agent-*.sock "$1"/qemu-*.pid 2>/dev/null | grep -q . && no_qemu_left "$1"; }
