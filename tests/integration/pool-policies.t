@@ -16,7 +16,7 @@
 . "$(dirname "$0")/lib.sh"
 need_image
 [ -f "$top/build/timing/libcxlbed-timing.so" ] || skip_all "timing plugin not built (run make)"
-plan 18
+plan 19
 out=$outroot/pol
 run_scn "$out" "$top/tests/data/pool-policies.scn"
 pol() { sj "$out" ".workloads[0].output.policies[] | select(.policy == \"$1\") | $2"; }
@@ -40,6 +40,11 @@ limit=$(pol interleave .local_limit)
 check "interleave, damon and libcxlpool kept at most the local limit ($limit) on the local node" \
 	within 'a <= b * 1.05 && c <= b * 1.05 && d <= b * 1.05' "$(pol interleave .fast_bytes_max)" "$limit" \
 	"$(pol libcxlpool .fast_bytes_max)" "$(pol damon .fast_bytes_max)"
+# A watermark boost, raised by a fragmentation event, once took the room
+# the limit leaves above the high watermark and OOM-killed damon's child
+# twice (docs/pooling.md, "The local limit").
+check "the policies that fill the local node ran with watermark boosting off ($(sj "$out" '[.workloads[0].output.policies[] | select(.watermark_boost_factor) | "\(.policy) \(.watermark_boost_factor)"] | join(", ")'))" \
+	[ "$(sj "$out" '[.workloads[0].output.policies[] | select(.policy == "damon") | .watermark_boost_factor] == [0]')" = true ]
 # An access through a translation still cached sets no accessed bit, and
 # this working set stays cached: DAMON finds every page cold
 # (docs/pooling.md, "damon"). It is checked for movement, not a hit ratio.

@@ -707,6 +707,42 @@ static long long huge_fill(int node)
 	return cp_read_llf(0, HP_DIR "/nr_hugepages", node);
 }
 
+/*
+ * A fragmentation event (an allocation falling back to a pageblock of
+ * another migrate type, as the fill's own hugetlb pages do) raises the
+ * zone's watermarks by a pageblock ("boost") until kswapd has run. On a
+ * node held to 1.1 MiB above its high watermark that took the room away:
+ * once both of damon's attempts were OOM-killed under their MPOL_BIND to
+ * the node, with 5.2 MiB free against a min watermark of 6.4 MiB that a
+ * 4 MiB boost had raised (pool-policies.t, fresh chroot, 2026-12-03).
+ * While the limit holds no boost is made (factor 0), and rewriting the
+ * scale factor recomputes every zone's watermarks, which clears a boost
+ * already in place.
+ */
+#define VM_BOOST "/proc/sys/vm/watermark_boost_factor"
+#define VM_SCALE "/proc/sys/vm/watermark_scale_factor"
+static char boost_before[16];
+
+void pw_limit_save(void)
+{
+	if (cp_read(VM_BOOST, boost_before, sizeof(boost_before)))
+		boost_before[0] = '\0';
+}
+
+long long pw_limit_boost_factor(void)
+{
+	return cp_read_ll(VM_BOOST, -1);
+}
+
+static int boost_off(void)
+{
+	char scale[16];
+
+	if (cp_write(VM_BOOST, "0") || cp_read(VM_SCALE, scale, sizeof(scale)))
+		return -1;
+	return cp_write(VM_SCALE, scale);
+}
+
 int pw_limit_apply(int node, uint64_t keep, long long *reserved, char *err, size_t len)
 {
 	long long usable, got, rest;
@@ -714,6 +750,8 @@ int pw_limit_apply(int node, uint64_t keep, long long *reserved, char *err, size
 	char v[32];
 	void *hog;
 
+	if (boost_off())
+		return fail(err, len, "cannot turn off watermark boosting (%s)", VM_BOOST);
 	got = huge_fill(node);
 	if (got < 0)
 		return fail(err, len, "cannot reserve hugetlb pages on node %d", node);
@@ -750,6 +788,8 @@ int pw_limit_apply(int node, uint64_t keep, long long *reserved, char *err, size
 void pw_limit_release(int node)
 {
 	cp_writef("0", HP_DIR "/nr_hugepages", node);
+	if (boost_before[0])
+		cp_write(VM_BOOST, boost_before);
 }
 
 /*

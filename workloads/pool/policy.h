@@ -148,8 +148,13 @@ void pw_vmstat_read(struct pw_vmstat *v);
  * (a second call tops the reservation up, or gives some back when less
  * is free: then it is negative). Returns 0, or -1 with @err set. */
 int pw_limit_apply(int node, uint64_t keep, long long *reserved, char *err, size_t errlen);
+/* The kernel's watermark boosting as it is now, before any policy runs:
+ * the limit turns it off while it holds, pw_limit_release puts it back. */
+void pw_limit_save(void);
+/* vm.watermark_boost_factor now (0 while the limit holds), -1 unreadable. */
+long long pw_limit_boost_factor(void);
 /* Give the hugetlb reservation back (the locked remainder goes with the
- * process that made it). */
+ * process that made it), and the boosting. */
 void pw_limit_release(int node);
 
 /*

@@ -104,6 +104,8 @@ static void print_result(FILE *f, struct pw *w)
 		"\"reserved\":%llu,\"guest_ms\":%.3f",
 		w->checksum, w->data_bytes, pw_policy_limited(w->policy) ? w->local_limit : 0,
 		(unsigned long long)w->reserved, w->t0);
+	if (pw_policy_needs_full_node(w->policy))
+		fprintf(f, ",\"watermark_boost_factor\":%lld", w->boost_factor);
 	fprintf(f, ",\"pages\":{\"migrated\":%lld,\"promoted\":%lld,\"demoted\":%lld,"
 		"\"hint_faults\":%lld,\"migrate_failed\":%lld}",
 		migrated, b->promote_success - a->promote_success,
@@ -435,6 +437,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "cxlbed-pool: oom_score_adj: %s\n", strerror(errno));
 	/* a reservation that a killed run of this program left behind */
 	pw_limit_release(fast);
+	pw_limit_save();
 
 	for (int p = 0; p < PW_NPOLICIES; p++) {
 		char err[256] = "", why[512];

@@ -72,6 +72,7 @@ struct pw {
 	struct pw_vmstat vm0, vm1;	/* /proc/vmstat at region begin, end */
 	struct pw_damon_gov_stats gov;	/* damon: its promotion governor */
 	uint64_t reserved;	/* bytes the limit took from the fast node */
+	long long boost_factor;	/* the kernel's watermark boosting at the end */
 	double checksum;
 	bool ok;
 	char verify[256];
