@@ -427,8 +427,15 @@ struct mf_fabric *tm_fabric_build(const struct tm_config *c,
 {
 	struct mf_fabric *f = g_new0(struct mf_fabric, 1);
 	int nt = c->targets->len;
-	/* one extra slot: a default local DRAM when the file names none */
-	struct mf_target *tg = g_new0(struct mf_target, nt + 1);
+	/*
+	 * One extra slot: a default local DRAM when the file names none.
+	 * Aligned as the type asks (malloc gives 16 bytes): each requester's
+	 * miss count has a line of its own only from a line boundary; from
+	 * malloc's, vCPU 0's shared a line with the fields every miss reads,
+	 * and vCPU 1's, and mf_access_by was 12% of two streaming vCPUs'
+	 * samples, most of it waiting for that line (perf annotate).
+	 */
+	struct mf_target *tg = g_aligned_alloc0(nt + 1, sizeof(*tg), _Alignof(struct mf_target));
 
 	for (int i = 0; i < nt; i++) {
 		const struct tm_cfg_target *ct =
@@ -491,7 +498,7 @@ struct mf_fabric *tm_fabric_build(const struct tm_config *c,
 	return f;
 fail:
 	g_free(f->regions);
-	g_free(tg);
+	g_aligned_free(tg);
 	g_free(f);
 	return NULL;
 }
@@ -501,6 +508,6 @@ void tm_fabric_free(struct mf_fabric *f)
 	if (!f)
 		return;
 	g_free(f->regions);
-	g_free(f->targets);
+	g_aligned_free(f->targets);
 	g_free(f);
 }
