@@ -568,7 +568,8 @@ void pw_end(struct pw *w)
 	ROI_MARK(CXLBED_ROI_END, w->policy);
 	w->t0 = pw_now_ms() - w->t0;	/* now the region's guest time */
 	pw_vmstat_read(&w->vm1);
-	w->boost_factor = pw_limit_boost_factor();
+	if (pw_policy_needs_full_node(w->policy))	/* reported for those alone */
+		w->boost_factor = pw_limit_boost_factor();
 	if (w->policy == PW_DAMON)
 		pw_damon_gov_stop(&w->gov);
 	if (w->pool)
